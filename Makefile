@@ -1,0 +1,54 @@
+# embedlab's front door. `make book` and `make test` are the README's two commands.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.requirements-installed
+
+.DEFAULT_GOAL := help
+.PHONY: help setup browser lint format test lab notebooks book bench clean
+
+help:
+	@echo "make book       set up .venv, build the book into _build/html (open _build/html/index.html)"
+	@echo "make test       set up .venv (and Chromium when root on Debian), run ruff and the whole suite"
+	@echo "make lab        start JupyterLab on 127.0.0.1 at notebooks/"
+	@echo "make notebooks  re-execute every notebook in a fresh kernel and save its outputs"
+	@echo "make bench      print measured speed of the library, sliders, validation and book"
+
+# The venv is (re)installed when requirements.txt or pyproject.toml change.
+$(STAMP): requirements.txt pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "embedlab needs Python 3.10 or newer, found " + sys.version.split()[0])'
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --disable-pip-version-check --quiet -r requirements.txt
+	@touch $@
+
+setup: $(STAMP)
+
+browser:
+	@bash scripts/ensure-chromium.sh
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+test: $(STAMP) browser lint
+	$(BIN)/python -m pytest --nbval
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.root_dir=notebooks
+
+notebooks: $(STAMP)
+	$(BIN)/python scripts/run_notebooks.py
+
+book: $(STAMP)
+	$(BIN)/jupyter-book build -W -n --keep-going .
+
+bench: $(STAMP)
+	$(BIN)/python scripts/bench.py
+
+clean:
+	rm -rf _build .pytest_cache .hypothesis

@@ -1,0 +1,114 @@
+"""Parameter and memory budgets of the embedding and output layers (worked example G)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._validation import check_flag, check_size
+
+
+def param_count(vocab_size: int, d_model: int, *, tied: bool, output_bias: bool = False) -> int:
+    """Parameters of the input embedding plus the output projection.
+
+    Untied: two ``V x d`` matrices, ``2Vd``. Tied: one matrix serves both, counted once, ``Vd``.
+    An output bias adds ``V`` either way.
+
+    Parameters
+    ----------
+    vocab_size : int
+        V, rows of the embedding matrix.
+    d_model : int
+        d, the width of each row.
+    tied : bool
+        Whether the output projection is the embedding matrix itself.
+    output_bias : bool, default False
+        Whether the output layer adds a bias of length V (GPT-2's does not).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    TypeError
+        If a size is not an int or a flag is not a bool.
+    ValueError
+        If a size is not positive.
+
+    Examples
+    --------
+    >>> param_count(50257, 768, tied=False)
+    77194752
+    >>> param_count(50257, 768, tied=True, output_bias=True)
+    38647633
+    """
+    V = check_size(vocab_size, "vocab_size")
+    d = check_size(d_model, "d_model")
+    tied = check_flag(tied, "tied")
+    output_bias = check_flag(output_bias, "output_bias")
+    matrices = 1 if tied else 2
+    return matrices * V * d + (V if output_bias else 0)
+
+
+def saved_fraction(vocab_size: int, d_model: int, *, untied_bias: bool = False, tied_bias: bool = False) -> float:
+    """Fraction of the untied parameter count that tying removes.
+
+    With no bias on either side this is exactly 1/2; the worked draft compares an untied pair
+    without bias to a tied layer with one, which gives ``(d - 1) / (2d)``.
+
+    Examples
+    --------
+    >>> saved_fraction(50257, 768)
+    0.5
+    >>> round(saved_fraction(50257, 768, tied_bias=True), 6)
+    0.499349
+    """
+    untied = param_count(vocab_size, d_model, tied=False, output_bias=untied_bias)
+    tied = param_count(vocab_size, d_model, tied=True, output_bias=tied_bias)
+    return (untied - tied) / untied
+
+
+def param_bytes(vocab_size: int, d_model: int, *, tied: bool, output_bias: bool = False, dtype: Any = "float32") -> int:
+    """Bytes taken by :func:`param_count` parameters stored in ``dtype``.
+
+    Examples
+    --------
+    >>> param_bytes(50257, 768, tied=True)
+    154389504
+    >>> param_bytes(50257, 768, tied=True, dtype="bfloat16")
+    77194752
+    """
+    if dtype is None:
+        raise TypeError("dtype must be a NumPy dtype or 'bfloat16', got None")
+    if isinstance(dtype, str) and dtype == "bfloat16":  # not a NumPy dtype, but 2 bytes like float16
+        itemsize = 2
+    else:
+        try:
+            itemsize = np.dtype(dtype).itemsize
+        except TypeError:
+            raise TypeError(f"dtype must be a NumPy dtype or 'bfloat16', got {dtype!r}") from None
+    return itemsize * param_count(vocab_size, d_model, tied=tied, output_bias=output_bias)
+
+
+#: Real models' embedding sizes (rows V, width d, tied?), from their public code and configs;
+#: see the book's sources page. ``vocab_size`` is the embedding's row count, possibly padded.
+REAL_MODELS: tuple[dict[str, Any], ...] = (
+    {"name": "GPT-2 small", "vocab_size": 50257, "d_model": 768, "tied": True},
+    {"name": "GPT-2 medium", "vocab_size": 50257, "d_model": 1024, "tied": True},
+    {"name": "GPT-2 large", "vocab_size": 50257, "d_model": 1280, "tied": True},
+    {"name": "GPT-2 XL", "vocab_size": 50257, "d_model": 1600, "tied": True},
+    {"name": "GPT-J 6B", "vocab_size": 50400, "d_model": 4096, "tied": False},
+    {"name": "GPT-NeoX-20B", "vocab_size": 50432, "d_model": 6144, "tied": False},
+    {"name": "Llama 2 7B", "vocab_size": 32000, "d_model": 4096, "tied": False},
+    {"name": "Llama 3 8B", "vocab_size": 128256, "d_model": 4096, "tied": False},
+    {"name": "Llama 3.2 1B", "vocab_size": 128256, "d_model": 2048, "tied": True},
+    {"name": "Mistral 7B v0.1", "vocab_size": 32000, "d_model": 4096, "tied": False},
+    {"name": "Gemma 2B", "vocab_size": 256000, "d_model": 2048, "tied": True},
+    {"name": "Gemma 7B", "vocab_size": 256000, "d_model": 3072, "tied": True},
+    {"name": "Qwen2.5-0.5B", "vocab_size": 151936, "d_model": 896, "tied": True},
+    {"name": "Qwen2.5-7B", "vocab_size": 152064, "d_model": 3584, "tied": False},
+    {"name": "BERT-base uncased", "vocab_size": 30522, "d_model": 768, "tied": True},
+    {"name": "T5-small", "vocab_size": 32128, "d_model": 512, "tied": True},
+)

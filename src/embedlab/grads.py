@@ -1,0 +1,134 @@
+"""The two gradient paths into a tied ``E`` (worked example H).
+
+``E`` is used twice, as the input table and as the output projection, so by the chain rule
+over a shared variable its gradient is the sum of what reaches it along each path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._validation import check_finite, check_float_array, check_ids, check_size
+
+
+def embedding_grad(ids: Any, upstream: Any, vocab_size: int) -> np.ndarray:
+    """Gradient reaching ``E`` through the lookup: row ``i`` sums the upstream rows of every ``i`` in ``ids``.
+
+    Repeated ids accumulate. No Python loop over ids and no one-hot matrix: the ids are sorted
+    once and each run of equal ids is summed with ``np.add.reduceat``.
+
+    Parameters
+    ----------
+    ids : int or array_like of int
+        Token ids that were looked up, any shape, each in ``[0, vocab_size)``.
+    upstream : array_like of shape ``ids.shape + (d,)``
+        Gradient of the loss with respect to the looked-up rows; finite.
+    vocab_size : int
+        V, the number of rows of the result.
+
+    Returns
+    -------
+    numpy.ndarray of shape (vocab_size, d)
+        In ``upstream``'s floating dtype; rows of ids never looked up are 0.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For invalid ids, a non-positive ``vocab_size``, an ``upstream`` of the wrong shape,
+        or NaN/inf in ``upstream``.
+
+    Examples
+    --------
+    >>> embedding_grad([1, 1, 3], [[1.0, 0.0], [2.0, 0.0], [0.0, 5.0]], vocab_size=4)
+    array([[0., 0.],
+           [3., 0.],
+           [0., 0.],
+           [0., 5.]])
+    """
+    V = check_size(vocab_size, "vocab_size")
+    ids = check_ids(ids, V)
+    upstream = check_float_array(upstream, "upstream", min_ndim=1)
+    if upstream.shape[:-1] != ids.shape:
+        raise ValueError(
+            f"upstream must have shape ids.shape + (d,) = {ids.shape + ('d',)}, got shape {upstream.shape}"
+        )
+    check_finite(upstream, "upstream")
+    d = upstream.shape[-1]
+    flat_ids = ids.reshape(-1)  # (n,)
+    rows = upstream.reshape(-1, d)  # (n, d)
+    order = np.argsort(flat_ids, kind="stable")
+    sorted_ids = flat_ids[order]
+    starts = np.flatnonzero(np.r_[True, sorted_ids[1:] != sorted_ids[:-1]])  # first index of each run
+    grad = np.zeros((V, d), dtype=upstream.dtype)  # (V, d)
+    grad[sorted_ids[starts]] = np.add.reduceat(rows[order], starts, axis=0)
+    return grad
+
+
+def output_grad(h: Any, grad_logits: Any) -> np.ndarray:
+    """Gradient reaching ``E`` through the tied output projection ``z = h @ E.T``.
+
+    Since ``z[..., j] = h[...] . E[j]``, the gradient is ``grad_logits^T h``, summed over every
+    leading axis (every context in the batch).
+
+    Parameters
+    ----------
+    h : array_like of shape (..., d)
+        The contexts that were scored; finite.
+    grad_logits : array_like of shape (..., V)
+        Gradient of the loss with respect to the logits, same leading shape as ``h``; finite.
+
+    Returns
+    -------
+    numpy.ndarray of shape (V, d)
+
+    Examples
+    --------
+    >>> output_grad([1.0, 2.0], [0.5, 0.0, -0.5])
+    array([[ 0.5,  1. ],
+           [ 0. ,  0. ],
+           [-0.5, -1. ]])
+    """
+    h = check_float_array(h, "h", min_ndim=1)
+    grad_logits = check_float_array(grad_logits, "grad_logits", min_ndim=1)
+    if h.shape[:-1] != grad_logits.shape[:-1]:
+        raise ValueError(
+            "h and grad_logits must share their leading shape (one row of logits per context), "
+            f"got h of shape {h.shape} and grad_logits of shape {grad_logits.shape}"
+        )
+    check_finite(h, "h")
+    check_finite(grad_logits, "grad_logits")
+    d, V = h.shape[-1], grad_logits.shape[-1]
+    return grad_logits.reshape(-1, V).T @ h.reshape(-1, d)  # (V, d)
+
+
+def tied_grad(ids: Any, upstream: Any, h: Any, grad_logits: Any, vocab_size: int) -> np.ndarray:
+    """The whole gradient of a tied ``E``: :func:`embedding_grad` plus :func:`output_grad`.
+
+    Parameters
+    ----------
+    ids, upstream, vocab_size
+        As for :func:`embedding_grad` (the input path).
+    h, grad_logits
+        As for :func:`output_grad` (the output path); ``grad_logits`` must have ``vocab_size``
+        columns and ``h`` the same width ``d`` as ``upstream``.
+
+    Returns
+    -------
+    numpy.ndarray of shape (vocab_size, d)
+
+    Examples
+    --------
+    >>> g = tied_grad([1], [[0.10, -0.20, 0.30]], [1.0, 0.0, 0.0], [0, 0.05, 0, 0], vocab_size=4)
+    >>> g[1].round(2)
+    array([ 0.15, -0.2 ,  0.3 ])
+    """
+    g_in = embedding_grad(ids, upstream, vocab_size)
+    g_out = output_grad(h, grad_logits)
+    if g_out.shape != g_in.shape:
+        raise ValueError(
+            f"grad_logits must have {g_in.shape[0]} columns (vocab_size) and h width {g_in.shape[1]} "
+            f"(the width of upstream), got grad_logits of shape {np.shape(grad_logits)} and h of shape {np.shape(h)}"
+        )
+    return g_in + g_out

@@ -1,0 +1,88 @@
+"""Tied output logits: the output projection *is* the embedding matrix (worked examples C-E)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._validation import check_embedding, check_finite, check_float_array
+
+
+def check_context(h: Any, d: int, dtype: np.dtype) -> np.ndarray:
+    """Return ``h`` of shape ``(..., d)`` in ``dtype``: finite, with ``d`` matching ``E``'s width."""
+    h = check_float_array(h, "h", min_ndim=1)
+    if h.shape[-1] != d:
+        raise ValueError(f"h must have shape (..., {d}) to match E's width d={d}, got shape {h.shape}")
+    check_finite(h, "h")
+    # Cast the (small) context to E's dtype rather than letting NumPy upcast the (large) E.
+    with np.errstate(over="ignore"):
+        cast = h.astype(dtype, copy=False)
+    if not np.isfinite(cast).all():
+        raise ValueError(
+            f"h must fit in E's dtype {np.dtype(dtype).name}: some entries overflow it "
+            f"(largest |h| is {float(np.abs(h).max()):.3g})"
+        )
+    return cast
+
+
+def tied_logits(h: Any, E: Any, bias: Any = None) -> np.ndarray:
+    """Score every token against the context: ``z = h @ E.T (+ bias)``.
+
+    This is weight tying: the output projection is ``E`` itself, transposed, so the logit of
+    token ``j`` is the dot product of the context with token ``j``'s own embedding row.
+
+    Parameters
+    ----------
+    h : array_like of shape (..., d)
+        Context vector(s), finite.
+    E : array_like of shape (V, d)
+        The embedding matrix. Used in place and in its own dtype: a float32 ``E`` is neither
+        copied nor upcast (``h`` is cast to ``E``'s dtype instead).
+    bias : array_like of shape (V,), optional
+        An output bias, added to every row of logits.
+
+    Returns
+    -------
+    numpy.ndarray of shape (..., V)
+        The logits, in ``E``'s dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``h``, ``E`` or ``bias`` is not an array of real numbers.
+    ValueError
+        If ``h``'s last axis is not ``d``, ``bias`` is not of length ``V``, ``h`` or ``bias`` holds
+        NaN or inf, or the logits come out non-finite (NaN or inf inside ``E``).
+
+    Examples
+    --------
+    >>> from embedlab import E_TOY
+    >>> tied_logits([0.5, 0.2, -0.3], E_TOY).round(2)
+    array([-0.24, -0.14, -0.49,  0.51])
+    >>> tied_logits(np.zeros((2, 3)), E_TOY, bias=[0.0, 1.0, 0.0, 0.0])
+    array([[0., 1., 0., 0.],
+           [0., 1., 0., 0.]])
+    """
+    E = check_embedding(E)
+    V, d = E.shape
+    h = check_context(h, d, E.dtype)
+    if bias is not None:
+        bias = check_float_array(bias, "bias")
+        if bias.shape != (V,):
+            raise ValueError(f"bias must have shape ({V},), one entry per token, got shape {bias.shape}")
+        check_finite(bias, "bias")
+    # NaN/inf inside E, or an overflow, shows up in z; it is reported below, not as a NumPy warning.
+    with np.errstate(all="ignore"):
+        z = h @ E.T  # (..., V)   <- tying: the output weights are E itself, read in place
+        if bias is not None:
+            z = z + bias.astype(z.dtype, copy=False)
+    # Checking the V logits costs far less than computing them, and catches NaN/inf inside E
+    # without a scan of E on every call.
+    if not np.isfinite(z).all():
+        rows = np.unique(np.argwhere(~np.isfinite(z))[:, -1])[:5].tolist()
+        raise ValueError(
+            f"E must be finite: the logits of token id(s) {rows} came out NaN or infinite "
+            "(check those rows of E, or values so large that h @ E.T overflows)"
+        )
+    return z

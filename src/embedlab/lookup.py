@@ -1,0 +1,113 @@
+"""Embedding lookup, and the one-hot product it is equal to (worked examples A and B)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._validation import check_embedding, check_ids, check_size
+
+
+def lookup(E: Any, ids: Any) -> np.ndarray:
+    """Return the rows of ``E`` for the token ids ``ids``.
+
+    Lookup is retrieval, not arithmetic: the result holds rows of ``E`` exactly.
+
+    Parameters
+    ----------
+    E : array_like of shape (V, d)
+        The embedding matrix, one row per token. A floating array is read in place, never copied.
+    ids : int or array_like of int
+        Zero-indexed token ids, any shape, each in ``[0, V)``.
+
+    Returns
+    -------
+    numpy.ndarray of shape ``ids.shape + (d,)``
+        Row ``E[i]`` for each id ``i``, in the dtype of ``E``.
+
+    Raises
+    ------
+    TypeError
+        If ``ids`` are not integers (floats, bools, strings) or ``E`` is not real.
+    ValueError
+        If an id is negative or ``>= V``, ``ids`` is empty, or ``E`` is not 2-D.
+
+    Examples
+    --------
+    >>> from embedlab import E_TOY
+    >>> lookup(E_TOY, 2)
+    array([-0.9,  0.1,  0.2])
+    >>> lookup(E_TOY, [[0, 3]]).shape
+    (1, 2, 3)
+    """
+    E = check_embedding(E)
+    ids = check_ids(ids, E.shape[0])
+    return E[ids]  # (*ids.shape, d)
+
+
+def one_hot(ids: Any, vocab_size: int) -> np.ndarray:
+    """Return one-hot rows for ``ids``: a 1 at each id, 0 elsewhere.
+
+    Parameters
+    ----------
+    ids : int or array_like of int
+        Zero-indexed token ids, any shape, each in ``[0, vocab_size)``.
+    vocab_size : int
+        V, the length of each one-hot vector.
+
+    Returns
+    -------
+    numpy.ndarray of shape ``ids.shape + (vocab_size,)``, float64
+
+    Raises
+    ------
+    TypeError, ValueError
+        For ids that are not valid token ids, or a ``vocab_size`` that is not a positive int.
+
+    Examples
+    --------
+    >>> one_hot(1, 4)
+    array([0., 1., 0., 0.])
+    >>> one_hot([0, 3], 4) @ np.eye(4)[:, :2]
+    array([[1., 0.],
+           [0., 0.]])
+    """
+    vocab_size = check_size(vocab_size, "vocab_size")
+    ids = check_ids(ids, vocab_size)
+    return (ids[..., None] == np.arange(vocab_size)).astype(np.float64)  # (*ids.shape, V)
+
+
+def one_hot_cost(vocab_size: int, d_model: int, n_tokens: int = 1) -> dict[str, int]:
+    """Count the arithmetic of ``one_hot(ids) @ E`` against a lookup of the same rows.
+
+    The product does ``V * d`` multiplications and ``(V - 1) * d`` additions per token, all but
+    ``d`` of the multiplications by zero; the lookup does no arithmetic and copies ``d`` numbers.
+
+    Parameters
+    ----------
+    vocab_size, d_model : int
+        V and d.
+    n_tokens : int, default 1
+        How many ids are embedded.
+
+    Returns
+    -------
+    dict
+        ``multiplies``, ``adds``, ``wasted_multiplies`` (by zero) for the product, and
+        ``lookup_copies`` (numbers copied by the lookup).
+
+    Examples
+    --------
+    >>> one_hot_cost(4, 3)
+    {'multiplies': 12, 'adds': 9, 'wasted_multiplies': 9, 'lookup_copies': 3}
+    """
+    V = check_size(vocab_size, "vocab_size")
+    d = check_size(d_model, "d_model")
+    n = check_size(n_tokens, "n_tokens")
+    return {
+        "multiplies": n * V * d,
+        "adds": n * (V - 1) * d,
+        "wasted_multiplies": n * (V - 1) * d,
+        "lookup_copies": n * d,
+    }

@@ -1,0 +1,96 @@
+"""A tiny tied language model, small enough to check its gradient by finite differences (example H).
+
+Context tokens are looked up in ``E``, averaged, passed through a fixed body ``h = tanh(x @ W)``,
+and scored by the tied head ``z = h @ E.T``; the loss is cross-entropy against the next token.
+``E`` is used twice, so its gradient has two paths, which :func:`tiny_model_grads` returns apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ._validation import check_embedding, check_finite, check_float_array, check_ids
+from .grads import embedding_grad, output_grad
+from .logits import tied_logits
+from .lookup import lookup
+from .softmax import cross_entropy, cross_entropy_grad
+
+
+def _check_body(W: Any, d: int) -> np.ndarray:
+    W = check_float_array(W, "W", ndim=2)
+    if W.shape != (d, d):
+        raise ValueError(f"W must have shape ({d}, {d}) to match E's width, got shape {W.shape}")
+    check_finite(W, "W")
+    return W
+
+
+def tiny_model_loss(E: Any, ids: Any, target: int, W: Any) -> float:
+    """Cross-entropy of the tiny tied model predicting ``target`` after the context ``ids``.
+
+    Examples
+    --------
+    >>> from embedlab import E_TOY
+    >>> round(tiny_model_loss(E_TOY, [2, 0], 1, np.eye(3)), 4)
+    1.2902
+    """
+    E = check_embedding(E)
+    W = _check_body(W, E.shape[1])
+    x = lookup(E, ids).reshape(-1, E.shape[1]).mean(axis=0)  # (d,)
+    h = np.tanh(x @ W)  # (d,)
+    return cross_entropy(tied_logits(h, E), target)
+
+
+def tiny_model_grads(E: Any, ids: Any, target: int, W: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The two gradients of :func:`tiny_model_loss` with respect to ``E``: ``(input path, output path)``.
+
+    Their sum is the whole gradient of the tied ``E``.
+
+    Examples
+    --------
+    >>> from embedlab import E_TOY
+    >>> g_in, g_out = tiny_model_grads(E_TOY, [2, 0], 1, np.eye(3))
+    >>> g_in.shape, g_out.shape
+    ((4, 3), (4, 3))
+    """
+    E = check_embedding(E)
+    V, d = E.shape
+    W = _check_body(W, d)
+    ids = check_ids(ids, V).reshape(-1)  # (n,)
+    x = lookup(E, ids).mean(axis=0)  # (d,)
+    h = np.tanh(x @ W)  # (d,)
+    z = tied_logits(h, E)  # (V,)
+    dz = cross_entropy_grad(z, target)  # (V,)
+    g_out = output_grad(h, dz)  # path 1: E as the output projection
+    dh = dz @ E  # (d,)
+    dx = (dh * (1.0 - h**2)) @ W.T  # back through tanh and W
+    upstream = np.broadcast_to(dx / len(ids), (len(ids), d))  # each looked-up row got 1/n of x
+    g_in = embedding_grad(ids, upstream, V)  # path 2: E as the input table
+    return g_in, g_out
+
+
+def finite_difference_grad(loss: Callable[[np.ndarray], float], E: Any, eps: float = 1e-6) -> np.ndarray:
+    """Central finite differences ``(L(E + eps) - L(E - eps)) / 2 eps``, one entry of ``E`` at a time.
+
+    An independent check of an analytic gradient: it knows nothing of the chain rule.
+
+    Examples
+    --------
+    >>> finite_difference_grad(lambda M: float((M ** 2).sum()), np.array([[1.0, -2.0]])).round(6)
+    array([[ 2., -4.]])
+    """
+    E = np.array(check_embedding(E), dtype=np.float64)  # a private float64 copy to perturb
+    if not (isinstance(eps, float) and eps > 0):
+        raise ValueError(f"eps must be a positive float, got {eps!r}")
+    grad = np.zeros_like(E)
+    for idx in np.ndindex(*E.shape):
+        old = E[idx]
+        E[idx] = old + eps
+        up = loss(E)
+        E[idx] = old - eps
+        down = loss(E)
+        E[idx] = old
+        grad[idx] = (up - down) / (2 * eps)
+    return grad
