@@ -110,9 +110,7 @@ def check_finite(arr: np.ndarray, name: str) -> None:
     if not finite.all():
         bad = np.argwhere(~finite)
         first = tuple(int(i) for i in bad[0])
-        raise ValueError(
-            f"{name} must be finite, got {len(bad)} NaN or infinite value(s), the first at index {first}"
-        )
+        raise ValueError(f"{name} must be finite, got {len(bad)} NaN or infinite value(s), the first at index {first}")
 
 
 def check_embedding(E: Any) -> np.ndarray:

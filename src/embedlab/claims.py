@@ -17,7 +17,7 @@ def _show(x: np.ndarray, decimals: int) -> str:
     return "[" + ", ".join(f"{v:.{decimals}f}" for v in x.ravel()) + "]"
 
 
-def check(label: str, draft: Any, computed: Any, decimals: int) -> bool:
+def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
     """Print whether the draft's figure matches the computed one to the draft's own precision.
 
     The computed value is rounded to ``decimals`` places (the precision the draft wrote) and
@@ -34,19 +34,12 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> bool:
     decimals : int
         Decimal places the draft wrote.
 
-    Returns
-    -------
-    bool
-        True when they agree.
-
     Examples
     --------
     >>> check("P0 at t = 0", 0.25, 1 / 4, 2)
     P0 at t = 0: draft 0.25, computed 0.25 -> agrees
-    True
     >>> check("softmax", [0.19, 0.21], [0.2000, 0.2210], 2)
     softmax: draft [0.19, 0.21], computed [0.20, 0.22] -> DIFFERS
-    False
     """
     d = np.asarray(draft, dtype=float)
     c = np.round(np.asarray(computed, dtype=float), decimals)
@@ -54,4 +47,3 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> bool:
         raise ValueError(f"draft and computed must have the same shape, got {d.shape} and {c.shape}")
     ok = bool(np.allclose(d, c, rtol=0, atol=0.5 * 10.0**-decimals))
     print(f"{label}: draft {_show(d, decimals)}, computed {_show(c, decimals)} -> {'agrees' if ok else 'DIFFERS'}")
-    return ok

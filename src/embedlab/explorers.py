@@ -23,8 +23,9 @@ from .widgets import Control, Explorer, float_range
 H_EXAMPLE = (0.5, 0.2, -0.3)  # the context vector of worked example C
 
 
-def _vec(v: Any) -> str:
-    return "[" + ", ".join(f"{x:+.2f}" for x in np.asarray(v, dtype=float)) + "]"
+def _vec(v: Any, signed: bool = True) -> str:
+    fmt = "{:+.2f}" if signed else "{:.2f}"
+    return "[" + ", ".join(fmt.format(x) for x in np.asarray(v, dtype=float)) + "]"
 
 
 def _token_label(i: int) -> str:
@@ -57,8 +58,13 @@ def one_hot_cost_explorer(d_model: int = 768) -> Explorer:
     def setup(fig: Any, ax: Any) -> Any:
         mult = [one_hot_cost(int(v), d_model)["multiplies"] for v in grid]
         plots.curve(grid, mult, ax, label="one-hot @ E: multiplications")
-        plots.curve(grid, [one_hot_cost(int(v), d_model)["lookup_copies"] for v in grid], ax,
-                    label="lookup: numbers copied", color=plots.GREEN)
+        plots.curve(
+            grid,
+            [one_hot_cost(int(v), d_model)["lookup_copies"] for v in grid],
+            ax,
+            label="lookup: numbers copied",
+            color=plots.GREEN,
+        )
         point = plots.marker(sizes[0], 1.0, ax, label="this V")
         ax.set_xscale("log")
         ax.set_yscale("log")
@@ -102,15 +108,14 @@ def logits_explorer() -> Explorer:
             plots.update_bars(bz, z, win)
             plots.update_bars(bp, p, win)
             return (
-                f"h = {_vec([h0, h1, h2])}: logits {_vec(z)}, probabilities {_vec(p)}; "
+                f"h = {_vec([h0, h1, h2])}: logits {_vec(z)}, probabilities {_vec(p, signed=False)}; "
                 f'"{TOKENS[win]}" wins with p = {p[win]:.2f}.'
             )
 
         return update, [bz, bp]
 
     grid = float_range(-1.0, 1.0, 0.1)
-    controls = [Control(f"h{i}", f"h[{i}]", grid, value=H_EXAMPLE[i], fmt="{:+.1f}", static_every=5)
-                for i in range(3)]
+    controls = [Control(f"h{i}", f"h[{i}]", grid, value=H_EXAMPLE[i], fmt="{:+.1f}", static_every=5) for i in range(3)]
     return Explorer("Tied logits: move the context h", controls, setup, figsize=(6.4, 2.8), ncols=2)
 
 
@@ -121,8 +126,9 @@ def alignment_explorer(token: int = 2) -> Explorer:
     e_2d = basis @ e  # e's coordinates in that plane: true length kept
 
     def setup(fig: Any, ax: Any) -> Any:
-        q = plots.arrows([e_2d, [1.0, 0.0]], ax, labels=[f"e ({TOKENS[token]})", "h"],
-                         colors=[plots.BLUE, plots.ORANGE], limit=1.25)
+        q = plots.arrows(
+            [e_2d, [1.0, 0.0]], ax, labels=[f"e ({TOKENS[token]})", "h"], colors=[plots.BLUE, plots.ORANGE], limit=1.25
+        )
         ax.set_xlabel("first axis")
         ax.set_ylabel("rest of e's direction")
         title = ax.set_title("")
@@ -159,7 +165,10 @@ def flatten_explorer() -> Explorer:
             p = softmax(tied_logits(h, E_TOY))
             plots.update_bars(b, p, int(np.argmax(p)) if scale > 0 else None)
             title.set_text(f"softmax(tied_logits({scale:g} x h))")
-            return f"Context {scale:g} x h = {_vec(h)}: probabilities {_vec(p)} (uniform would be 0.25 each)."
+            return (
+                f"Context {scale:g} x h = {_vec(h)}: probabilities {_vec(p, signed=False)} "
+                f"(uniform would be {1 / len(TOKENS):.2f} each)."
+            )
 
         return update, [b, title]
 
@@ -173,8 +182,9 @@ def saturation_explorer(n_others: int = 3) -> Explorer:
 
     def setup(fig: Any, ax: Any) -> Any:
         plots.curve(ts, saturation_prob(ts, n_others), ax, label="P0(t), the winner")
-        plots.curve(ts, (1 - saturation_prob(ts, n_others)) / n_others, ax, label="each of the other 3",
-                    color=plots.GREEN)
+        plots.curve(
+            ts, (1 - saturation_prob(ts, n_others)) / n_others, ax, label="each of the other 3", color=plots.GREEN
+        )
         ax.axhline(1 / n_others, color=plots.GREY, linestyle=":", linewidth=1)
         p0 = plots.marker(0.0, 0.25, ax)
         p1 = plots.marker(0.0, 0.25, ax, color=plots.VERMILLION)
@@ -211,8 +221,10 @@ def budget_explorer() -> Explorer:
         b = plots.bars([100, 50, 50], labels, ax, color=plots.BLUE, highlight_color=plots.GREEN, annotate=False)
         ax.set_ylabel("% of the untied count")
         ax.set_ylim(0, 125)
-        notes = [ax.annotate("", (i, 0), ha="center", fontsize=9, xytext=(0, 2), textcoords="offset points")
-                 for i in range(3)]
+        notes = [
+            ax.annotate("", (i, 0), ha="center", fontsize=9, xytext=(0, 2), textcoords="offset points")
+            for i in range(3)
+        ]
         title = ax.set_title("")
 
         def update(vocab_size: int, d_model: int) -> str:
@@ -253,12 +265,36 @@ def gradient_explorer(context: tuple[int, ...] = (2, 1), W: Any = None) -> Explo
 
     def setup(fig: Any, ax: Any) -> Any:
         width = 0.27
-        b_in = plots.bars([0, 0, 0], comps, ax, color=plots.BLUE, offset=-width, width=width,
-                          label="input path (lookup)", annotate=False)
-        b_out = plots.bars([0, 0, 0], comps, ax, color=plots.ORANGE, offset=0.0, width=width,
-                           label="output path (tied head)", annotate=False)
-        b_sum = plots.bars([0, 0, 0], comps, ax, color=plots.GREEN, offset=width, width=width,
-                           label="sum = gradient of E", annotate=False)
+        b_in = plots.bars(
+            [0, 0, 0],
+            comps,
+            ax,
+            color=plots.BLUE,
+            offset=-width,
+            width=width,
+            label="input path (lookup)",
+            annotate=False,
+        )
+        b_out = plots.bars(
+            [0, 0, 0],
+            comps,
+            ax,
+            color=plots.ORANGE,
+            offset=0.0,
+            width=width,
+            label="output path (tied head)",
+            annotate=False,
+        )
+        b_sum = plots.bars(
+            [0, 0, 0],
+            comps,
+            ax,
+            color=plots.GREEN,
+            offset=width,
+            width=width,
+            label="sum = gradient of E",
+            annotate=False,
+        )
         ax.set_ylim(-0.9, 0.9)
         ax.legend(loc="lower left", ncols=1)
         title = ax.set_title("")

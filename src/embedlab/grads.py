@@ -51,9 +51,7 @@ def embedding_grad(ids: Any, upstream: Any, vocab_size: int) -> np.ndarray:
     ids = check_ids(ids, V)
     upstream = check_float_array(upstream, "upstream", min_ndim=1)
     if upstream.shape[:-1] != ids.shape:
-        raise ValueError(
-            f"upstream must have shape ids.shape + (d,) = {ids.shape + ('d',)}, got shape {upstream.shape}"
-        )
+        raise ValueError(f"upstream must have shape ids.shape + (d,) = {(*ids.shape, 'd')}, got shape {upstream.shape}")
     check_finite(upstream, "upstream")
     d = upstream.shape[-1]
     flat_ids = ids.reshape(-1)  # (n,)

@@ -122,10 +122,13 @@ def bars(
         container = ax.bar(x, np.asarray(values, dtype=float), width=width, color=color, label=label)
         ax.set_xticks(np.arange(len(labels)), labels)
         ax.axhline(0, color=BLACK, linewidth=0.8)
-        container.annotations = [  # type: ignore[attr-defined]
-            ax.annotate("", (xi, 0), ha="center", fontsize=9, xytext=(0, 2), textcoords="offset points")
-            for xi in x
-        ] if annotate else []
+        container.annotations = (
+            [  # type: ignore[attr-defined]
+                ax.annotate("", (xi, 0), ha="center", fontsize=9, xytext=(0, 2), textcoords="offset points") for xi in x
+            ]
+            if annotate
+            else []
+        )
     container.base_color = color  # type: ignore[attr-defined]
     container.highlight_color = highlight_color  # type: ignore[attr-defined]
     update_bars(container, values, highlight)
@@ -162,8 +165,15 @@ def arrows(
     with style():
         # angles/scale_units/scale = "xy"/"xy"/1: an arrow's length is its length in data units.
         q = ax.quiver(
-            np.zeros(len(v)), np.zeros(len(v)), v[:, 0], v[:, 1],
-            color=list(colors)[: len(v)], angles="xy", scale_units="xy", scale=1, width=0.012,
+            np.zeros(len(v)),
+            np.zeros(len(v)),
+            v[:, 0],
+            v[:, 1],
+            color=list(colors)[: len(v)],
+            angles="xy",
+            scale_units="xy",
+            scale=1,
+            width=0.012,
         )
         ax.set_aspect("equal")
         ax.set_xlim(-lim, lim)
@@ -171,8 +181,9 @@ def arrows(
         ax.axhline(0, color=GREY, linewidth=0.8)
         ax.axvline(0, color=GREY, linewidth=0.8)
         q.labels = [  # type: ignore[attr-defined]
-            ax.annotate(text, (0, 0), color=color, fontsize=11, fontweight="bold", xytext=(4, 4),
-                        textcoords="offset points")
+            ax.annotate(
+                text, (0, 0), color=color, fontsize=11, fontweight="bold", xytext=(4, 4), textcoords="offset points"
+            )
             for text, color in zip(labels, colors, strict=False)
         ]
     update_arrows(q, v)

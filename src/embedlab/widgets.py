@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from .plots import new_figure
+from .plots import new_figure, style
 
 #: ``update(**values) -> str``: redraws the kept figure's artists, returns a sentence saying what it shows.
 Update = Callable[..., str]
@@ -113,7 +113,7 @@ def float_range(start: float, stop: float, step: float, digits: int = 6) -> tupl
     >>> float_range(-1, 1, 0.5)
     (-1.0, -0.5, 0.0, 0.5, 1.0)
     """
-    n = int(round((stop - start) / step))
+    n = round((stop - start) / step)
     return tuple(round(start + i * step, digits) + 0.0 for i in range(n + 1))
 
 
@@ -176,7 +176,8 @@ class Explorer:
         if len(set(names)) != len(names):
             raise ValueError(f"control names must be unique, got {names}")
         self.fig, self.axes = new_figure(figsize, ncols)
-        self._update, dynamic = setup(self.fig, self.axes)
+        with style():  # titles and labels set in setup take the package style too
+            self._update, dynamic = setup(self.fig, self.axes)
         self._dynamic = list(_flatten_artists(dynamic))
         for artist in self._dynamic:
             artist.set_animated(True)  # left out of the background, drawn on top at each update
