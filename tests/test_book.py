@@ -1,0 +1,280 @@
+"""The static book: built for real with Jupyter Book, opened in Debian's Chromium with the network blocked.
+
+The site is built once per session (``jupyter-book build -W -n --keep-going``, through the
+execution cache, so a warm build takes seconds) and served from 127.0.0.1; every request to any
+other host is aborted, so a page that needs a CDN shows it here.
+"""
+
+from __future__ import annotations
+
+import functools
+import html.parser
+import http.server
+import math
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urljoin, urlparse
+
+import pytest
+
+from tests.browser import launch_chromium
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = ROOT / "_build" / "html"
+NOTEBOOK_PAGES = sorted(f"notebooks/{p.stem}.html" for p in (ROOT / "notebooks").glob("*.ipynb"))
+PAGE_BUDGET = 1.5e6  # bytes: the HTML of a page plus the local images it loads
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
+
+
+@pytest.fixture(scope="session")
+def site() -> Path:
+    """Build the book, as `make book` does, and fail on any warning or error."""
+    jb = Path(sys.executable).with_name("jupyter-book")
+    result = subprocess.run(
+        [str(jb), "build", "-W", "-n", "--keep-going", str(ROOT)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    log = result.stdout + result.stderr
+    assert result.returncode == 0, f"jupyter-book build failed:\n{log[-4000:]}"
+    assert not re.search(r"\b(WARNING|ERROR|CRITICAL): ", log), f"the build printed warnings or errors:\n{log[-4000:]}"
+    return SITE
+
+
+def site_pages(site: Path) -> list[str]:
+    """Every HTML page of the site, relative to its root (the search page and index included)."""
+    pages = [p.relative_to(site).as_posix() for p in site.rglob("*.html")]
+    return sorted(p for p in pages if not p.startswith(("_static/", "_sources/", "_images/")))
+
+
+@pytest.fixture(scope="session")
+def server(site: Path) -> Iterator[str]:
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    handler.log_message = lambda *args: None  # type: ignore[attr-defined]
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    with launch_chromium() as context:
+        yield context
+
+
+class PageWatch:
+    """A page with the network blocked beyond our server, recording errors and blocked requests."""
+
+    def __init__(self, context: Any, base: str) -> None:
+        self.page = context.new_page()
+        self.base = base
+        self.errors: list[str] = []
+        self.blocked: list[str] = []
+        self.page.on("pageerror", lambda exc: self.errors.append(f"page error: {exc}"))
+        self.page.on("console", self._console)
+        self.page.on("requestfailed", lambda req: self.errors.append(f"request failed: {req.url}"))
+        self.page.route("**/*", self._route)
+
+    def _console(self, msg: Any) -> None:
+        if msg.type == "error":
+            self.errors.append(f"console {msg.type}: {msg.text}")
+
+    def _route(self, route: Any) -> None:
+        url = route.request.url
+        if url.startswith(self.base) or url.startswith("data:"):
+            route.continue_()
+        else:
+            self.blocked.append(url)
+            route.abort()
+
+    def open(self, path: str) -> Any:
+        response = self.page.goto(f"{self.base}/{path}", wait_until="load")
+        assert response is not None and response.ok, f"{path}: HTTP {response.status if response else 'no response'}"
+        # MathJax typesets after load: wait for it when the page has math.
+        self.page.wait_for_function(
+            "!document.querySelector('.math') || document.querySelector('mjx-container') !== null", timeout=15000
+        )
+        return self.page
+
+    def close(self) -> None:
+        self.page.close()
+
+
+@pytest.fixture
+def watch(browser: Any, server: str) -> Iterator[PageWatch]:
+    w = PageWatch(browser, server)
+    yield w
+    w.close()
+
+
+def test_every_page_loads_offline_without_errors(site: Path, watch: PageWatch) -> None:
+    """No page needs the network, and none raises or logs an error in the browser."""
+    pages = site_pages(site)
+    assert len(pages) >= 8 + 7, f"the site should hold the eight notebooks and the book pages, found {pages}"
+    problems = []
+    for path in pages:
+        watch.errors.clear()
+        watch.blocked.clear()
+        watch.open(path)
+        if watch.errors:
+            problems.append(f"{path}: {watch.errors}")
+        if watch.blocked:
+            problems.append(f"{path} asked the network for {watch.blocked}")
+    assert not problems, "\n".join(problems)
+
+
+def test_math_is_typeset_offline(watch: PageWatch) -> None:
+    """Formulas render with the MathJax copy served by the site itself, not left as raw TeX."""
+    page = watch.open("book/notation.html")
+    assert page.locator("mjx-container").count() >= 5
+    assert "\\mathbf" not in page.locator("article").inner_text()
+
+
+@pytest.mark.parametrize("path", NOTEBOOK_PAGES)
+def test_every_control_changes_its_figure(watch: PageWatch, path: str) -> None:
+    """On each worked example, moving any control of the explorer shows another frame and readout."""
+    page = watch.open(path)
+    explorers = page.locator(".embedlab-explorer")
+    assert explorers.count() >= 1, f"{path} has no kernel-free explorer"
+    for e in range(explorers.count()):
+        explorer = explorers.nth(e)
+        inputs = explorer.locator("input[type=range]")
+        assert inputs.count() >= 1
+        for i in range(inputs.count()):
+            control = inputs.nth(i)
+            visible = explorer.locator("img:not([hidden])")
+            assert visible.count() == 1, "exactly one frame is shown at a time"
+            before_src, before_alt = visible.get_attribute("src"), visible.get_attribute("alt")
+            before_readout = explorer.locator(".embedlab-readout").inner_text()
+            at_end = control.get_attribute("value") == control.get_attribute("max")
+            control.focus()
+            page.keyboard.press("ArrowLeft" if at_end else "ArrowRight")
+            visible = explorer.locator("img:not([hidden])")
+            assert visible.count() == 1
+            assert visible.get_attribute("src") != before_src, f"{path}: control {i} did not change the figure"
+            assert visible.get_attribute("alt") != before_alt
+            readout = explorer.locator(".embedlab-readout").inner_text()
+            assert readout == visible.get_attribute("alt") and readout != before_readout
+            label = control.evaluate("e => e.parentNode.querySelector('output').textContent")
+            assert label == control.get_attribute("aria-valuetext"), "the shown value follows the control"
+    assert not watch.errors, watch.errors
+
+
+@pytest.mark.parametrize("path", NOTEBOOK_PAGES)
+def test_no_dead_widget_snapshot(site: Path, path: str) -> None:
+    """The book shows the kernel-free explorer, never a frozen ipywidgets view or its CDN scripts."""
+    text = (site / path).read_text(encoding="utf-8")
+    assert "application/vnd.jupyter.widget-view+json" not in text
+    assert "widget-state+json" not in text
+    assert "@jupyter-widgets/html-manager" not in text and "require.min.js" not in text
+
+
+def page_weight(site: Path, path: str) -> int:
+    """Bytes of a page's HTML plus the local images it references."""
+    page = site / path
+    text = page.read_text(encoding="utf-8")
+    total = len(text.encode())
+    for src in set(re.findall(r'<img[^>]+src="([^"]+)"', text)):
+        if not src.startswith(("data:", "http")):
+            target = (page.parent / unquote(urlparse(src).path)).resolve()
+            total += target.stat().st_size if target.exists() else 0
+    return total
+
+
+def test_pages_stay_small(site: Path) -> None:
+    heavy = {p: page_weight(site, p) for p in site_pages(site)}
+    too_big = {p: n for p, n in heavy.items() if n > PAGE_BUDGET}
+    assert not too_big, f"pages over {PAGE_BUDGET / 1e6} MB: {too_big}"
+
+
+class _Links(html.parser.HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+        self.ids: set[str] = set()
+        self.imgs: list[dict[str, str | None]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids.add(a["id"])  # type: ignore[arg-type]
+        if tag == "a" and a.get("href"):
+            self.links.append(a["href"])  # type: ignore[arg-type]
+        if tag == "img":
+            self.imgs.append(a)
+
+
+@functools.cache
+def _parse(path: Path) -> _Links:
+    parser = _Links()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser
+
+
+def test_internal_links_resolve(site: Path) -> None:
+    """Every link inside the site points at a file that exists, and at an anchor that exists."""
+    broken = []
+    for path in site_pages(site):
+        page = site / path
+        base = "http://site/" + path
+        for href in _parse(page).links:
+            url = urlparse(urljoin(base, href))
+            if url.scheme not in ("http", "https") or url.netloc != "site":
+                continue
+            target = site / unquote(url.path.lstrip("/"))
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.exists():
+                broken.append(f"{path}: {href}")
+            elif url.fragment and target.suffix == ".html" and url.fragment not in _parse(target).ids:
+                broken.append(f"{path}: {href} (no anchor)")
+    assert not broken, "broken internal links:\n" + "\n".join(broken)
+
+
+def test_every_figure_has_alt_text(site: Path) -> None:
+    missing = [
+        f"{path}: {str(img.get('src'))[:60]}"
+        for path in site_pages(site)
+        for img in _parse(site / path).imgs
+        if not (img.get("alt") or "").strip() and "logo" not in str(img.get("class", ""))
+    ]
+    assert not missing, "images without alt text:\n" + "\n".join(missing)
+
+
+@pytest.mark.parametrize("path", ["book/index.html", "book/self-check.html", *NOTEBOOK_PAGES])
+def test_no_serious_accessibility_violations(watch: PageWatch, path: str) -> None:
+    """axe-core finds nothing serious or critical (labels, contrast, names of controls...)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = watch.open(path)
+    violations = Axe().run(page).response["violations"]
+    serious = [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in violations
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert not serious, "\n".join(serious)
+
+
+def test_pages_quote_the_computed_numbers(site: Path) -> None:
+    """Numbers pasted into the Markdown pages are the computed ones (checked here with plain math)."""
+    z = [-0.24, -0.14, -0.49, 0.51]  # h = [0.5, 0.2, -0.3] against the toy E, by hand
+    probs = [math.exp(v) / sum(math.exp(w) for w in z) for v in z]
+    notes = (site / "book" / "draft-notes.html").read_text(encoding="utf-8")
+    for p in probs:
+        assert f"{p:.2f}" in notes
+    checks = (site / "book" / "self-check.html").read_text(encoding="utf-8")
+    assert f"{2 * 50257 * 768:,}" in checks and f"{50257 * 768:,}" in checks
+    assert f"{1 / 3:.4f}" in checks
+    assert "glue" not in re.sub(r"<[^>]+>", "", checks).lower(), "an unresolved glue reference is shown"
