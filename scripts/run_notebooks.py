@@ -1,8 +1,11 @@
 """Execute every notebook in notebooks/ in a fresh kernel, top to bottom, and save it normalised.
 
 Run by ``make notebooks``. Re-running on an unchanged tree gives byte-identical files: timing
-metadata is not recorded, widget state is not stored, and the random widget model ids in
-outputs are replaced by ids numbered per notebook.
+metadata is not recorded, widget state is not stored, and the live-widget entry of each output
+(which holds a random model id, and points at a model that only exists while a kernel runs) is
+dropped. What stays is the explorer's kernel-free HTML and its text: a notebook opened before
+it is run shows the figure rather than "Error displaying widget: model not found", and running
+the cell brings the live sliders back.
 
 Usage: python scripts/run_notebooks.py [NOTEBOOK ...]
 """
@@ -20,19 +23,15 @@ ROOT = Path(__file__).resolve().parents[1]
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
-def normalise(nb: nbformat.NotebookNode, stem: str) -> None:
-    """Drop volatile metadata and number widget model ids, so equal runs save equal bytes."""
+def normalise(nb: nbformat.NotebookNode) -> None:
+    """Drop volatile metadata and live-widget entries, so equal runs save equal bytes."""
     nb.metadata.pop("widgets", None)
     nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
     nb.metadata["language_info"] = {"name": "python"}
-    count = 0
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
         for output in cell.get("outputs", []):
-            view = output.get("data", {}).get(WIDGET_VIEW)
-            if view is not None:
-                count += 1
-                view["model_id"] = f"{stem}-widget-{count}"
+            output.get("data", {}).pop(WIDGET_VIEW, None)
 
 
 def run(path: Path) -> float:
@@ -48,7 +47,7 @@ def run(path: Path) -> float:
     )
     client.execute()
     seconds = time.perf_counter() - start
-    normalise(nb, path.stem)
+    normalise(nb)
     nbformat.validate(nb)
     text = nbformat.writes(nb, version=4)
     path.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")

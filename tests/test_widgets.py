@@ -1,0 +1,574 @@
+"""Tests for embedlab.widgets: Control (values, snap, static_values, fmt), float_range, png_bytes,
+the Explorer core (update, blitting, to_html and its inline handler, _repr_mimebundle_), on a small
+hand-made explorer whose every frame is known in advance."""
+
+import html
+import io
+import itertools
+import math
+import re
+from html.parser import HTMLParser
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from embedlab import plots
+from embedlab.widgets import _HANDLER, Control, Explorer, float_range, png_bytes
+
+
+# ---------------------------------------------------------------- helpers
+def decode(png: bytes) -> np.ndarray:
+    """A PNG as an (h, w, 3) uint8 array, decoded by PIL (independent of the encoder's settings)."""
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+
+
+class _Collect(HTMLParser):
+    """Every start tag with its attributes, in document order."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict]] = []
+        self.readout_text: list[str] = []
+        self._in_readout = False
+
+    def handle_starttag(self, tag, attrs):
+        d = dict(attrs)
+        self.tags.append((tag, d))
+        self._in_readout = tag == "p" and "embedlab-readout" in (d.get("class") or "")
+
+    def handle_endtag(self, tag):
+        self._in_readout = False
+
+    def handle_data(self, data):
+        if self._in_readout:
+            self.readout_text.append(data)
+
+
+def parse(page: str) -> _Collect:
+    p = _Collect()
+    p.feed(page)
+    p.close()
+    return p
+
+
+def mixed_radix(positions, sizes) -> int:
+    """The frame index the inline handler computes: k = k * (max + 1) + value over the inputs in order."""
+    k = 0
+    for pos, size in zip(positions, sizes, strict=True):
+        k = k * size + pos
+    return k
+
+
+# A small explorer whose figure and readout are known: a bar at height a, a marker at (b, b).
+A_VALUES = (0, 1, 2, 3)
+B_VALUES = (-1.0, 0.0, 0.5, 1.0)
+
+
+def toy_setup(fig, ax):
+    b = plots.bars([0.0], ["a"], ax, annotate=False)
+    m = plots.marker(0.0, 0.0, ax)
+    ax.set_ylim(-1.2, 3.5)
+    ax.set_xlim(-1.5, 1.5)
+
+    def update(a, b_):
+        plots.update_bars(b, [a])
+        m.set_data([b_], [b_])
+        return f"a = {a}, b = {b_:+.1f} & <ok>"
+
+    return update, [b, m]
+
+
+def toy_explorer(a=1, b=0.5, every_b=1) -> Explorer:
+    controls = [
+        Control("a", "height a", A_VALUES, value=a, fmt="a={}"),
+        Control("b_", "point b", B_VALUES, value=b, fmt=lambda v: f"{v:+.1f}", static_every=every_b),
+    ]
+    return Explorer("Toy <explorer>", controls, toy_setup, figsize=(3.0, 2.0))
+
+
+@pytest.fixture(scope="module")
+def toy_html():
+    ex = toy_explorer()
+    return ex, ex.to_html()
+
+
+# ---------------------------------------------------------------- Control: construction
+def test_control_default_value_is_first():
+    c = Control("x", "x", [3, 1, 2])
+    assert c.value == 3
+    assert c.values == (3, 1, 2)
+    assert isinstance(c.values, tuple)
+
+
+def test_control_values_from_generator_are_kept():
+    c = Control("x", "x", (i * i for i in range(4)), value=4)
+    assert c.values == (0, 1, 4, 9)
+    assert c.value == 4
+
+
+def test_control_empty_values_raises_naming_control():
+    with pytest.raises(ValueError, match="'speed'"):
+        Control("speed", "speed", ())
+
+
+def test_control_start_value_not_in_values_raises():
+    with pytest.raises(ValueError, match="'x'.*one of its values"):
+        Control("x", "x", (1, 2, 3), value=5)
+
+
+@pytest.mark.parametrize("every", [0, -1, 1.5, "2"])
+def test_control_bad_static_every_raises(every):
+    with pytest.raises(ValueError, match="static_every"):
+        Control("x", "x", (1, 2, 3), static_every=every)
+
+
+def test_control_is_frozen():
+    c = Control("x", "x", (1, 2))
+    with pytest.raises(AttributeError):
+        c.value = 2
+
+
+# ---------------------------------------------------------------- Control: snap
+GRID = (-8.0, -4.0, 0.0, 4.0, 8.0)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (-8.0, -8.0),
+        (0.0, 0.0),
+        (1.9, 0.0),
+        (2.1, 4.0),
+        (-5.0, -4.0),
+        (7, 8.0),
+        (100.0, 8.0),
+        (-100, -8.0),
+        (np.float32(3.5), 4.0),
+        (np.int64(-7), -8.0),
+    ],
+)
+def test_snap_numbers_to_nearest(value, expected):
+    c = Control("t", "t", GRID, value=4.0)
+    got = c.snap(value)
+    assert got == expected
+    assert got in c.values
+
+
+def test_snap_nearest_by_brute_force():
+    """Against an independent oracle: the list value with the smallest |v - x| (ties excluded)."""
+    c = Control("t", "t", float_range(-2.0, 2.0, 0.25), value=0.0)
+    rng = np.random.default_rng(0)
+    for x in rng.uniform(-5, 5, 200):
+        dists = sorted(abs(v - x) for v in c.values)
+        if dists[1] - dists[0] < 1e-9:
+            continue
+        best = min(c.values, key=lambda v: abs(v - x))
+        assert c.snap(float(x)) == best
+
+
+def test_snap_nan_goes_to_start_value():
+    c = Control("t", "t", GRID, value=4.0)
+    assert c.snap(float("nan")) == 4.0
+    assert c.snap(np.nan) == 4.0
+    assert Control("t", "t", GRID).snap(math.nan) == -8.0  # default start is the first value
+
+
+def test_snap_unsorted_values_nearest_not_first():
+    c = Control("x", "x", (10, 0, 5), value=0)
+    assert c.snap(9) == 10
+    assert c.snap(6) == 5
+    assert c.snap(-3) == 0
+
+
+def test_snap_negative_infinity_goes_to_smallest_value():
+    c = Control("t", "t", GRID, value=0.0)
+    assert c.snap(-math.inf) == -8.0
+
+
+def test_snap_positive_infinity_goes_to_largest_value():
+    """+inf is nearest to the largest value.
+
+    BUG (src/embedlab/widgets.py, Control.snap): |v - inf| is inf for every v, so min() keeps
+    the first value: snap(+inf) returns -8.0 on an ascending list.
+    """
+    c = Control("t", "t", GRID, value=0.0)
+    assert c.snap(math.inf) == 8.0
+
+
+@pytest.mark.parametrize("huge", [1e20, 1e300])
+def test_snap_huge_float_goes_to_largest_value(huge):
+    """A huge number is nearest to the largest value.
+
+    BUG (Control.snap): |v - 1e20| rounds to 1e20 for every small v, so all distances tie and
+    min() returns the first value (-8.0) instead of 8.0.
+    """
+    c = Control("t", "t", GRID, value=0.0)
+    assert c.snap(huge) == 8.0
+    assert c.snap(-huge) == -8.0
+
+
+def test_snap_huge_int_does_not_overflow():
+    """A Python int too large for a float is still a number and snaps to the largest value.
+
+    BUG (Control.snap): float(10**400) raises OverflowError.
+    """
+    c = Control("t", "t", GRID, value=0.0)
+    assert c.snap(10**400) == 8.0
+
+
+def test_snap_returns_an_element_of_values_with_its_type():
+    """A control never leaves the list it was built for: 1.0 on an int list snaps to the int 1.
+
+    BUG (Control.snap): ``1.0 in (0, 1, 2, 3)`` is True, so snap returns the float 1.0 itself,
+    which then reaches the update function (see test_explorers: lookup_explorer raises TypeError).
+    """
+    c = Control("i", "i", (0, 1, 2, 3), value=2)
+    for x in (1.0, np.float64(2.0)):
+        got = c.snap(x)
+        assert got == x
+        assert type(got) is int
+
+
+def test_snap_non_numeric_unknown_value_raises_naming_control():
+    c = Control("colour", "colour", ("red", "green"), value="green")
+    assert c.snap("red") == "red"
+    with pytest.raises(ValueError, match=r"colour must be one of red, green, got 'blue'"):
+        c.snap("blue")
+
+
+def test_snap_string_on_numeric_control_raises_with_shown_values():
+    c = Control("token", "token", (0, 1, 2), fmt=lambda v: f"#{v}")
+    with pytest.raises(ValueError, match=r"token must be one of #0, #1, #2, got 'cat'"):
+        c.snap("cat")
+
+
+def test_snap_number_on_string_control_raises():
+    c = Control("mode", "mode", ("a", "b"))
+    with pytest.raises(ValueError, match="mode"):
+        c.snap(1)
+
+
+def test_snap_bool_is_not_a_number_on_float_list():
+    c = Control("t", "t", (0.5, 1.5))
+    with pytest.raises(ValueError, match="t must be one of"):
+        c.snap(True)
+
+
+# ---------------------------------------------------------------- Control: static_values and fmt
+def test_static_values_every_one_is_all():
+    c = Control("x", "x", tuple(range(7)))
+    assert c.static_values == tuple(range(7))
+
+
+def test_static_values_subsample_keeps_ends_and_start():
+    c = Control("x", "x", tuple(range(10)), value=4, static_every=3)
+    assert c.static_values == (0, 3, 4, 6, 9)
+
+
+def test_static_values_last_appended_when_step_misses_it():
+    c = Control("x", "x", tuple(range(11)), value=0, static_every=4)
+    assert c.static_values == (0, 4, 8, 10)
+
+
+def test_static_values_start_value_on_grid_not_duplicated():
+    c = Control("x", "x", tuple(range(11)), value=5, static_every=5)
+    assert c.static_values == (0, 5, 10)
+
+
+@pytest.mark.parametrize("every", [1, 2, 3, 4, 5, 7, 20, 100])
+@pytest.mark.parametrize("start_index", [0, 5, 12, 20])
+def test_static_values_properties(every, start_index):
+    """Ends and start always present; in slider order; a subset; every every-th value present."""
+    values = float_range(-1.0, 1.0, 0.1)
+    c = Control("h", "h", values, value=values[start_index], static_every=every)
+    s = c.static_values
+    assert s[0] == values[0]
+    assert s[-1] == values[-1]
+    assert values[start_index] in s
+    idx = [values.index(v) for v in s]
+    assert idx == sorted(set(idx))
+    assert set(values[::every]) <= set(s)
+    assert len(s) <= len(values[::every]) + 2
+
+
+def test_show_with_format_string_and_callable():
+    assert Control("v", "V", (50257,), fmt="{:,}").show(50257) == "50,257"
+    assert Control("h", "h", (0.5,), fmt="{:+.1f}").show(0.5) == "+0.5"
+    assert Control("t", "t", (2,), fmt=lambda i: f"{i}: the").show(2) == "2: the"
+    assert Control("x", "x", (1,)).show(1) == "1"
+
+
+# ---------------------------------------------------------------- float_range
+def test_float_range_clean_values():
+    r = float_range(-1.0, 1.0, 0.1)
+    assert len(r) == 21
+    assert r[0] == -1.0
+    assert r[-1] == 1.0
+    assert 0.3 in r
+    assert 0.5 in r
+    assert all(isinstance(x, float) for x in r)
+    assert r == tuple(round(-1.0 + i / 10, 6) for i in range(21))
+
+
+def test_float_range_no_negative_zero():
+    r = float_range(-1.0, 1.0, 0.25)
+    zero = r[4]
+    assert zero == 0.0
+    assert math.copysign(1.0, zero) == 1.0
+    assert str(zero) == "0.0"
+
+
+def test_float_range_single_point():
+    assert float_range(2.0, 2.0, 0.5) == (2.0,)
+
+
+# ---------------------------------------------------------------- png_bytes
+def test_png_bytes_encodes_the_canvas():
+    fig, ax = plots.new_figure((2.0, 1.0))
+    ax.set_facecolor("#ff0000")
+    ax.set_axis_off()
+    ax.patch.set_visible(True)
+    fig.canvas.draw()
+    img = decode(png_bytes(fig))
+    w, h = fig.canvas.get_width_height()
+    assert img.shape == (h, w, 3)
+    assert (img == [255, 0, 0]).all(axis=-1).any()
+    np.testing.assert_array_equal(img, np.asarray(fig.canvas.buffer_rgba())[..., :3])
+
+
+def test_png_bytes_quantized_uses_a_small_palette():
+    fig, ax = plots.new_figure((3.0, 2.0))
+    ax.imshow(np.linspace(0, 1, 400).reshape(20, 20), cmap="viridis")
+    fig.canvas.draw()
+    full = Image.open(io.BytesIO(png_bytes(fig)))
+    small = Image.open(io.BytesIO(png_bytes(fig, colors=8)))
+    assert full.mode == "RGB"
+    assert small.mode == "P"
+    assert len(small.convert("RGB").getcolors(1 << 16)) <= 8
+    assert len(full.getcolors(1 << 16)) > 8
+    assert small.size == full.size
+
+
+# ---------------------------------------------------------------- Explorer core
+def test_explorer_starts_at_control_values():
+    ex = toy_explorer()
+    assert ex.values == {"a": 1, "b_": 0.5}
+    assert ex.readout == "a = 1, b = +0.5 & <ok>"
+
+
+def test_explorer_duplicate_control_names_raise():
+    c = Control("a", "a", (1, 2))
+    with pytest.raises(ValueError, match="unique"):
+        Explorer("t", [c, c], toy_setup)
+
+
+def test_explorer_update_snaps_and_remembers():
+    ex = toy_explorer()
+    assert ex.update(a=2.6) == "a = 3, b = +0.5 & <ok>"
+    assert ex.update(b_=-0.7) == "a = 3, b = -1.0 & <ok>"  # a kept, b snapped
+    assert ex.values == {"a": 3, "b_": -1.0}
+    assert ex.update(b_=float("nan")) == "a = 3, b = +0.5 & <ok>"  # NaN to the start value
+    assert ex.readout == "a = 3, b = +0.5 & <ok>"
+
+
+def test_explorer_update_unknown_control_raises():
+    ex = toy_explorer()
+    with pytest.raises(ValueError, match=r"no control named 'c'.*\['a', 'b_'\]"):
+        ex.update(c=1)
+
+
+def test_explorer_figure_moves_with_update():
+    ex = toy_explorer()
+    before = decode(ex.png())
+    ex.update(a=3)
+    after = decode(ex.png())
+    assert not np.array_equal(before, after)
+    ex.update(a=1)
+    np.testing.assert_array_equal(decode(ex.png()), before)
+
+
+def test_explorer_blit_matches_fresh_explorer():
+    """After moving through several values, the figure equals a fresh explorer's at the same values."""
+    a = toy_explorer()
+    for av, bv in [(3, -1.0), (0, 1.0), (2, 0.0), (3, 1.0)]:
+        a.update(a=av, b_=bv)
+    a.update(a=2, b_=-1.0)
+    b = toy_explorer(a=2, b=-1.0)
+    np.testing.assert_array_equal(decode(a.png()), decode(b.png()))
+
+
+def test_explorer_dynamic_artists_are_animated_and_only_those():
+    ex = toy_explorer()
+    animated = ex.fig.findobj(lambda o: o.get_animated())
+    assert len(animated) == 2  # the bar's rectangle and the marker
+    kinds = sorted(type(o).__name__ for o in animated)
+    assert kinds == ["Line2D", "Rectangle"]
+
+
+def test_explorer_repr_is_short_and_stable():
+    a, b = toy_explorer(), toy_explorer(a=3)
+    assert repr(a) == "Explorer: Toy <explorer> (controls: height a, point b)"
+    assert repr(a) == repr(b)
+    assert "0x" not in repr(a)
+
+
+# ---------------------------------------------------------------- to_html
+def test_to_html_deterministic(toy_html):
+    ex, page = toy_html
+    assert ex.to_html() == page
+
+
+def test_to_html_leaves_explorer_where_it_was():
+    ex = toy_explorer()
+    ex.update(a=3, b_=-1.0)
+    before = decode(ex.png())
+    ex.to_html()
+    assert ex.values == {"a": 3, "b_": -1.0}
+    assert ex.readout == "a = 3, b = -1.0 & <ok>"
+    np.testing.assert_array_equal(decode(ex.png()), before)
+
+
+def test_to_html_no_script_no_ids(toy_html):
+    _, page = toy_html
+    assert "<script" not in page.lower()
+    tags = parse(page).tags
+    assert all("id" not in attrs for _, attrs in tags)
+    assert not re.search(r"\sid\s*=", page)
+
+
+def test_to_html_inputs(toy_html):
+    ex, page = toy_html
+    inputs = [a for t, a in parse(page).tags if t == "input"]
+    assert len(inputs) == len(ex.controls)
+    for c, attrs in zip(ex.controls, inputs, strict=True):
+        assert attrs["type"] == "range"
+        assert attrs["min"] == "0"
+        assert int(attrs["max"]) == len(c.static_values) - 1
+        assert attrs["data-labels"].split("|") == [c.show(v) for v in c.static_values]
+        assert int(attrs["value"]) == c.static_values.index(c.value)
+        assert attrs["aria-valuetext"] == c.show(c.value)
+        assert attrs["oninput"] == _HANDLER  # unescaped by the parser: the handler survives escaping
+
+
+def test_to_html_images(toy_html):
+    ex, page = toy_html
+    imgs = [a for t, a in parse(page).tags if t == "img"]
+    assert len(imgs) == math.prod(len(c.static_values) for c in ex.controls) == 16
+    visible = [i for i, a in enumerate(imgs) if "hidden" not in a]
+    assert len(visible) == 1
+    assert all(a["alt"].strip() for a in imgs)
+    assert all(a["src"].startswith("data:image/png;base64,") for a in imgs)
+
+
+def test_to_html_alt_text_is_escaped(toy_html):
+    _, page = toy_html
+    assert "& <ok>" not in page  # raw readout text must not appear unescaped
+    assert html.escape("a = 1, b = +0.5 & <ok>") in page
+    assert "Toy &lt;explorer&gt;" in page
+
+
+def test_to_html_handler_selects_the_right_frame(toy_html):
+    """Simulate the inline handler: positions -> mixed-radix k -> frame k's alt is the readout there."""
+    ex, page = toy_html
+    p = parse(page)
+    inputs = [a for t, a in p.tags if t == "input"]
+    imgs = [a for t, a in p.tags if t == "img"]
+    sizes = [int(a["max"]) + 1 for a in inputs]
+    oracle = toy_explorer()
+    for positions in itertools.product(*(range(n) for n in sizes)):
+        k = mixed_radix(positions, sizes)
+        combo = {c.name: c.static_values[i] for c, i in zip(ex.controls, positions, strict=True)}
+        expected = f"a = {combo['a']}, b = {combo['b_']:+.1f} & <ok>"
+        assert imgs[k]["alt"] == expected
+        assert oracle.update(**combo) == expected
+
+
+def test_to_html_frame_pixels_match_the_combination(toy_html):
+    """Frame k's picture is the explorer's figure at that combination (same palette quantization)."""
+    ex, page = toy_html
+    imgs = [a for t, a in parse(page).tags if t == "img"]
+    sizes = [len(c.static_values) for c in ex.controls]
+    oracle = toy_explorer()
+    import base64
+
+    for positions in [(0, 0), (3, 3), (1, 2), (2, 0)]:
+        k = mixed_radix(positions, sizes)
+        combo = {c.name: c.static_values[i] for c, i in zip(ex.controls, positions, strict=True)}
+        oracle.update(**combo)
+        frame = decode(base64.b64decode(imgs[k]["src"].split(",", 1)[1]))
+        np.testing.assert_array_equal(frame, decode(oracle.png(colors=oracle.static_colors)))
+    # and two different combinations give different pictures
+    f0 = imgs[0]["src"]
+    assert any(a["src"] != f0 for a in imgs[1:])
+
+
+def test_to_html_visible_frame_and_readout_are_the_start(toy_html):
+    ex, page = toy_html
+    p = parse(page)
+    imgs = [a for t, a in p.tags if t == "img"]
+    inputs = [a for t, a in p.tags if t == "input"]
+    k = mixed_radix([int(a["value"]) for a in inputs], [int(a["max"]) + 1 for a in inputs])
+    assert "hidden" not in imgs[k]
+    assert imgs[k]["alt"] == ex.readout
+    assert "".join(p.readout_text) == ex.readout
+    outputs = re.findall(r"<output>(.*?)</output>", page)
+    assert [html.unescape(o) for o in outputs] == [c.show(c.value) for c in ex.controls]
+
+
+def test_to_html_static_every_reduces_frames():
+    ex = toy_explorer(b=0.0, every_b=2)
+    assert ex.controls[1].static_values == (-1.0, 0.0, 1.0)  # every 2nd, last added
+    page = ex.to_html()
+    imgs = [a for t, a in parse(page).tags if t == "img"]
+    assert len(imgs) == 4 * 3
+    inputs = [a for t, a in parse(page).tags if t == "input"]
+    assert inputs[1]["max"] == "2"
+    assert inputs[1]["data-labels"] == "-1.0|+0.0|+1.0"
+
+
+def test_handler_is_plain_inline_javascript():
+    assert "<" not in _HANDLER
+    assert '"' not in _HANDLER
+    assert "embedlab-explorer" in _HANDLER
+    assert "k=k*(Number(e.max)+1)+Number(e.value)" in _HANDLER
+
+
+# ---------------------------------------------------------------- _repr_mimebundle_ and widget
+def test_repr_mimebundle_has_plain_and_html():
+    ex = toy_explorer()
+    bundle = ex._repr_mimebundle_()
+    assert bundle["text/plain"] == repr(ex)
+    assert len(bundle["text/plain"]) < 200
+    assert "0x" not in bundle["text/plain"]
+    assert bundle["text/html"] == ex.to_html()
+    assert bundle["text/plain"] == toy_explorer(a=3)._repr_mimebundle_()["text/plain"]
+
+
+def test_repr_mimebundle_falls_back_when_widget_fails(monkeypatch):
+    ex = toy_explorer()
+
+    def broken():
+        raise RuntimeError("no comm")
+
+    monkeypatch.setattr(ex, "widget", broken)
+    bundle = ex._repr_mimebundle_()
+    assert set(bundle) == {"text/plain", "text/html"}
+
+
+def test_widget_sliders_drive_figure_and_readout():
+    pytest.importorskip("ipywidgets")
+    ex = toy_explorer()
+    box = ex.widget()
+    assert ex.widget() is box  # built once
+    sliders = box.children[: len(ex.controls)]
+    assert [s.description for s in sliders] == ["height a", "point b"]
+    assert [s.value for s in sliders] == [1, 0.5]
+    assert list(sliders[0].options) == [("a=0", 0), ("a=1", 1), ("a=2", 2), ("a=3", 3)]
+    image, readout = box.children[-2], box.children[-1]
+    first = image.value
+    sliders[0].value = 3
+    assert ex.values["a"] == 3
+    assert image.value != first
+    np.testing.assert_array_equal(decode(image.value), decode(ex.png()))
+    assert readout.value == '<p class="embedlab-readout">a = 3, b = +0.5 &amp; &lt;ok&gt;</p>'
