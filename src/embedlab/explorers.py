@@ -241,10 +241,10 @@ def budget_explorer() -> Explorer:
             names = model_names(vocab_size, d_model)
             named = f" ({', '.join(names)})" if names else ""
             title.set_text(f"V = {vocab_size:,}, d = {d_model:,}{named}")
-            mb = [param_bytes(vocab_size, d_model, tied=t) / 1e6 for t in (False, True)]
+            mib = [param_bytes(vocab_size, d_model, tied=t) / 2**20 for t in (False, True)]
             return (
                 f"V = {vocab_size:,}, d = {d_model:,}{named}: untied {counts[0]:,} parameters "
-                f"({mb[0]:,.0f} MB in float32), tied {counts[1]:,} ({mb[1]:,.0f} MB), tied with a bias "
+                f"({mib[0]:,.0f} MiB in float32), tied {counts[1]:,} ({mib[1]:,.0f} MiB), tied with a bias "
                 f"{counts[2]:,}; tying saves {100 - shares[1]:.1f}% without a bias, "
                 f"{100 - shares[2]:.2f}% if the tied head keeps one."
             )
@@ -265,35 +265,14 @@ def gradient_explorer(context: tuple[int, ...] = (2, 1), W: Any = None) -> Explo
 
     def setup(fig: Any, ax: Any) -> Any:
         width = 0.27
-        b_in = plots.bars(
-            [0, 0, 0],
-            comps,
-            ax,
-            color=plots.BLUE,
-            offset=-width,
-            width=width,
-            label="input path (lookup)",
-            annotate=False,
+        paths = (
+            ("input path (lookup)", plots.BLUE, -width),
+            ("output path (tied head)", plots.ORANGE, 0.0),
+            ("sum = gradient of E", plots.GREEN, width),
         )
-        b_out = plots.bars(
-            [0, 0, 0],
-            comps,
-            ax,
-            color=plots.ORANGE,
-            offset=0.0,
-            width=width,
-            label="output path (tied head)",
-            annotate=False,
-        )
-        b_sum = plots.bars(
-            [0, 0, 0],
-            comps,
-            ax,
-            color=plots.GREEN,
-            offset=width,
-            width=width,
-            label="sum = gradient of E",
-            annotate=False,
+        b_in, b_out, b_sum = (
+            plots.bars([0, 0, 0], comps, ax, color=c, offset=o, width=width, label=label, annotate=False)
+            for label, c, o in paths
         )
         ax.set_ylim(-0.9, 0.9)
         ax.legend(loc="lower left", ncols=1)
