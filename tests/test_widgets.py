@@ -113,7 +113,7 @@ def test_control_empty_values_raises_naming_control():
 
 
 def test_control_start_value_not_in_values_raises():
-    with pytest.raises(ValueError, match="'x'.*one of its values"):
+    with pytest.raises(ValueError, match=r"'x'.*one of its values"):
         Control("x", "x", (1, 2, 3), value=5)
 
 
@@ -326,9 +326,8 @@ def test_float_range_single_point():
 # ---------------------------------------------------------------- png_bytes
 def test_png_bytes_encodes_the_canvas():
     fig, ax = plots.new_figure((2.0, 1.0))
-    ax.set_facecolor("#ff0000")
+    fig.patch.set_facecolor("#ff0000")
     ax.set_axis_off()
-    ax.patch.set_visible(True)
     fig.canvas.draw()
     img = decode(png_bytes(fig))
     w, h = fig.canvas.get_width_height()
@@ -517,14 +516,14 @@ def test_to_html_visible_frame_and_readout_are_the_start(toy_html):
 
 
 def test_to_html_static_every_reduces_frames():
-    ex = toy_explorer(b=0.0, every_b=2)
-    assert ex.controls[1].static_values == (-1.0, 0.0, 1.0)  # every 2nd, last added
+    ex = toy_explorer(b=0.5, every_b=2)
+    assert ex.controls[1].static_values == (-1.0, 0.5, 1.0)  # every 2nd, last added
     page = ex.to_html()
     imgs = [a for t, a in parse(page).tags if t == "img"]
     assert len(imgs) == 4 * 3
     inputs = [a for t, a in parse(page).tags if t == "input"]
     assert inputs[1]["max"] == "2"
-    assert inputs[1]["data-labels"] == "-1.0|+0.0|+1.0"
+    assert inputs[1]["data-labels"] == "-1.0|+0.5|+1.0"
 
 
 def test_handler_is_plain_inline_javascript():
@@ -572,3 +571,21 @@ def test_widget_sliders_drive_figure_and_readout():
     assert image.value != first
     np.testing.assert_array_equal(decode(image.value), decode(ex.png()))
     assert readout.value == '<p class="embedlab-readout">a = 3, b = +0.5 &amp; &lt;ok&gt;</p>'
+
+
+def test_to_html_after_moving_to_a_value_without_a_frame():
+    """Displaying an explorer whose slider sits between static frames must still work.
+
+    BUG (src/embedlab/widgets.py, Explorer.to_html): the start index is
+    ``static_values.index(self.values[name])``; static_values holds the control's *starting*
+    value, not the current one, so after ``update(b_=0.0)`` (0.0 is not pre-rendered when
+    static_every=2) to_html, and so _repr_mimebundle_, raises ``ValueError: tuple.index(x): x not
+    in tuple``.
+    """
+    ex = toy_explorer(b=0.5, every_b=2)
+    ex.update(b_=0.0)
+    page = ex.to_html()
+    imgs = [a for t, a in parse(page).tags if t == "img"]
+    assert len(imgs) == 12
+    assert sum("hidden" not in a for a in imgs) == 1
+    assert ex.values == {"a": 1, "b_": 0.0}

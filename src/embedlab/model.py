@@ -82,7 +82,7 @@ def finite_difference_grad(loss: Callable[[np.ndarray], float], E: Any, eps: flo
     array([[ 2., -4.]])
     """
     E = np.array(check_embedding(E), dtype=np.float64)  # a private float64 copy to perturb
-    if not (isinstance(eps, float) and eps > 0):
+    if not (isinstance(eps, float) and 0 < eps < np.inf):
         raise ValueError(f"eps must be a positive float, got {eps!r}")
     grad = np.zeros_like(E)
     for idx in np.ndindex(*E.shape):

@@ -85,14 +85,22 @@ class Control:
         value must be on the list.
         """
         if value in self.values:
-            return value
+            return self.values[self.values.index(value)]  # the list's own element (2, not 2.0)
         numeric = all(_is_number(v) for v in self.values)
         if not (numeric and _is_number(value)):
             shown = ", ".join(self.show(v) for v in self.values)
             raise ValueError(f"{self.name} must be one of {shown}, got {value!r}")
-        x = float(value)
+        try:
+            x = float(value)
+        except OverflowError:  # an int too large for a float
+            x = math.inf if value > 0 else -math.inf
         if math.isnan(x):
             return self.value
+        lo, hi = min(self.values), max(self.values)
+        if x <= lo:
+            return lo
+        if x >= hi:
+            return hi
         return min(self.values, key=lambda v: abs(float(v) - x))
 
     @property
@@ -123,9 +131,10 @@ def png_bytes(fig: Any, *, colors: int | None = None) -> bytes:
     image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
     image = image.convert("RGB")
     if colors:
-        image = image.quantize(colors=colors, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        # Octree quantization: several times faster than median cut, and smaller files for plots.
+        image = image.quantize(colors=colors, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=bool(colors), compress_level=9 if colors else 1)
+    image.save(out, format="PNG", compress_level=9 if colors else 1)
     return out.getvalue()
 
 
@@ -274,7 +283,11 @@ class Explorer:
         esc = html.escape
         frames = self.frames()
         statics = [c.static_values for c in self.controls]
-        start = [s.index(self.values[c.name]) for c, s in zip(self.controls, statics, strict=True)]
+        # Start each control at the pre-rendered value nearest its current one.
+        start = [
+            min(range(len(s)), key=lambda i, c=c, s=s: abs(c.values.index(s[i]) - c.values.index(self.values[c.name])))
+            for c, s in zip(self.controls, statics, strict=True)
+        ]
         k0 = 0
         for s, i in zip(statics, start, strict=True):
             k0 = k0 * len(s) + i

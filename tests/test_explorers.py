@@ -1,0 +1,611 @@
+"""Tests for embedlab.explorers: the eight interactive figures A to H.
+
+* clamping: every position of every control (and out-of-range, NaN and infinite requests) gives a
+  readout without NaN or an exception and a figure that is drawn and moves;
+* the readouts and the drawn artists agree with the maths, recomputed here independently (plain
+  ``math``, hand-written numpy, a hand-written finite difference);
+* blitting: after any sequence of updates the figure equals a fresh explorer set to the same
+  values, and equals a full (non-blitted) redraw;
+* the static HTML: one range input per control, one frame per combination, the inline handler's
+  mixed-radix index selecting the frame of that combination.
+"""
+
+import base64
+import io
+import itertools
+import math
+import random
+import re
+from html.parser import HTMLParser
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.colors import to_rgba
+from matplotlib.quiver import Quiver
+from PIL import Image
+
+from embedlab import E_TOY, TOKENS, explorers, plots
+
+FACTORIES = {
+    "lookup": explorers.lookup_explorer,
+    "one_hot_cost": explorers.one_hot_cost_explorer,
+    "logits": explorers.logits_explorer,
+    "alignment": explorers.alignment_explorer,
+    "flatten": explorers.flatten_explorer,
+    "saturation": explorers.saturation_explorer,
+    "budget": explorers.budget_explorer,
+    "gradient": explorers.gradient_explorer,
+}
+NAMES = list(FACTORIES)
+E = [[float(x) for x in row] for row in E_TOY]  # plain Python copy for the hand computations
+H = (0.5, 0.2, -0.3)
+
+
+# ---------------------------------------------------------------- helpers
+def decode(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+
+
+def check_readout(text) -> None:
+    assert isinstance(text, str)
+    assert text.strip()
+    assert not re.search(r"\b(nan|inf|infinity)\b", text, re.IGNORECASE), text
+
+
+def vectors(text: str) -> list[list[float]]:
+    """Every bracketed list of numbers in a readout."""
+    return [[float(x) for x in m.split(",")] for m in re.findall(r"\[([^\]]*)\]", text)]
+
+
+def number_after(text: str, prefix: str) -> float:
+    m = re.search(re.escape(prefix) + r"\s*([-+]?[\d,]*\.?\d+)", text)
+    assert m, f"{prefix!r} not in {text!r}"
+    return float(m.group(1).replace(",", ""))
+
+
+def softmax_py(z):
+    m = max(z)
+    ex = [math.exp(v - m) for v in z]
+    s = sum(ex)
+    return [v / s for v in ex]
+
+
+def logits_py(h):
+    return [sum(hj * ej for hj, ej in zip(h, row, strict=True)) for row in E]
+
+
+def bar_heights(ax, n_first=None):
+    heights = [p.get_height() for p in ax.patches if type(p).__name__ == "Rectangle"]
+    return heights if n_first is None else heights[:n_first]
+
+
+def full_redraw(ex) -> np.ndarray:
+    """The figure drawn from scratch, no blitting: animated artists un-animated and put on top
+    (blitting draws them after everything else). Spoils ``ex`` for further blitting."""
+    for artist in ex.fig.findobj(lambda o: o.get_animated()):
+        artist.set_animated(False)
+        artist.set_zorder(artist.get_zorder() + 1000)
+    ex.fig.canvas.draw()
+    return decode(ex.png())
+
+
+# -- an independent model of example H: E used as two separate tables, loss written out by hand
+def two_table_loss(E_in, E_out, ids, target, W):
+    x = E_in[list(ids)].mean(axis=0)
+    h = np.tanh(x @ W)
+    z = h @ E_out.T
+    m = z.max()
+    return float(m + np.log(np.exp(z - m).sum()) - z[target])
+
+
+def central_diff(f, A, eps=1e-6):
+    A = np.array(A, dtype=np.float64)
+    g = np.zeros_like(A)
+    for idx in np.ndindex(*A.shape):
+        old = A[idx]
+        A[idx] = old + eps
+        up = f(A)
+        A[idx] = old - eps
+        down = f(A)
+        A[idx] = old
+        g[idx] = (up - down) / (2 * eps)
+    return g
+
+
+def two_paths(ids, target, W=None):
+    W = np.eye(3) if W is None else W
+    E0 = np.array(E_TOY, dtype=np.float64)
+    g_in = central_diff(lambda A: two_table_loss(A, E0, ids, target, W), E0)
+    g_out = central_diff(lambda A: two_table_loss(E0, A, ids, target, W), E0)
+    g_all = central_diff(lambda A: two_table_loss(A, A, ids, target, W), E0)
+    return g_in, g_out, g_all
+
+
+# ---------------------------------------------------------------- structure
+@pytest.fixture(scope="module")
+def made():
+    """Each explorer built once (for read-only tests), with pyplot watched while they are built and drawn."""
+    shown = []
+    before = plt.get_fignums()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(plt, "show", lambda *a, **k: shown.append(a))
+        built = {name: make() for name, make in FACTORIES.items()}
+        for ex in built.values():
+            ex.update()
+            ex.png()
+    return built, before, plt.get_fignums(), shown
+
+
+def test_all_eight_examples(made):
+    built = made[0]
+    assert len(built) == 8
+    for ex in built.values():
+        assert ex.controls
+        check_readout(ex.readout)
+        assert ex.title
+
+
+def test_construction_registers_no_pyplot_figure_and_never_shows(made):
+    _, before, after, shown = made
+    assert after == before
+    assert shown == []
+
+
+# ---------------------------------------------------------------- clamping: every position works
+@pytest.mark.parametrize("name", NAMES)
+def test_every_value_of_every_control(name):
+    """Every slider position (others at default): valid readout; a drawn figure that is not flat,
+    shows its moving artists, and changes at every step; a different readout at every value."""
+    ex = FACTORIES[name]()
+    default = dict(ex.values)
+    ex.fig.canvas.draw()  # a full draw leaves the animated artists out: the static background
+    background = decode(ex.png())
+    for c in ex.controls:
+        readouts, previous = [], None
+        for v in c.values:
+            text = ex.update(**{c.name: v})
+            check_readout(text)
+            assert text == ex.readout
+            assert ex.values[c.name] == v
+            img = decode(ex.png())
+            assert img.ndim == 3
+            assert img.shape[0] > 50
+            assert img.shape[1] > 50
+            assert (img != img[0, 0]).any(axis=-1).mean() > 0.02, "flat image"
+            assert not np.array_equal(img, background), f"{c.name}={v}: moving artists not drawn"
+            if previous is not None:
+                assert not np.array_equal(img, previous), f"{c.name}={v}: figure did not change"
+            previous = img
+            readouts.append(text)
+        assert len(set(readouts)) == len(c.values)
+        ex.update(**{c.name: default[c.name]})
+    assert ex.values == default
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_out_of_range_requests_snap(name):
+    """Huge, negative, NaN and infinite requests to every (numeric) control snap onto the list and
+    never raise; the readout is the one of the value snapped to."""
+    ex = FACTORIES[name]()
+    oracle = FACTORIES[name]()
+    for c in ex.controls:
+        assert all(isinstance(v, (int, float)) for v in c.values)
+        expected = {1e6: max(c.values), -1e6: min(c.values), math.nan: c.value, -math.inf: min(c.values)}
+        for request, snapped in expected.items():
+            text = ex.update(**{c.name: request})
+            check_readout(text)
+            assert ex.values[c.name] == snapped
+            assert text == oracle.update(**{c.name: snapped})
+        # +inf: at least on the list and harmless (which end it snaps to: see test_widgets)
+        text = ex.update(**{c.name: math.inf})
+        check_readout(text)
+        assert ex.values[c.name] in c.values
+        ex.update(**{c.name: c.value})
+        oracle.update(**{c.name: c.value})
+    np.testing.assert_array_equal(decode(ex.png()), decode(oracle.png()))
+
+
+def test_lookup_float_token_position_is_harmless():
+    """A float that equals an allowed id (1.0) must work like 1.4 does (it snaps to 1).
+
+    BUG (src/embedlab/widgets.py, Control.snap): 1.0 is 'in' (0, 1, 2, 3), so the float 1.0 is
+    passed on and lookup() raises TypeError: ids must be integer token ids, got floating values.
+    """
+    ex = explorers.lookup_explorer()
+    expected = ex.update(token_id=1.4)
+    assert ex.update(token_id=1.0) == expected
+    assert ex.update(token_id=np.float64(1.0)) == expected
+
+
+# ---------------------------------------------------------------- readouts against the maths
+def test_lookup_readout_and_box_every_token():
+    ex = explorers.lookup_explorer()
+    assert ex.values == {"token_id": 2}
+    box = ex.fig.findobj(lambda o: o.get_animated())[0]
+    for i, tok in enumerate(TOKENS):
+        text = ex.update(token_id=i)
+        assert f'row {i} ("{tok}")' in text
+        assert vectors(text) == [pytest.approx(E[i], abs=0.005)]
+        assert box.get_y() == pytest.approx(i - 0.5)
+        assert box.get_visible()
+    assert "[-0.90, +0.10, +0.20]" in ex.update(token_id=2)
+
+
+def test_one_hot_cost_readout_every_size():
+    ex = explorers.one_hot_cost_explorer()
+    point = ex.fig.findobj(lambda o: o.get_animated())[0]
+    d = 768
+    for V in ex.controls[0].values:
+        text = ex.update(vocab_size=V)
+        assert f"At V = {V:,} and d = {d}" in text
+        assert f"does {V * d:,} multiplications" in text
+        assert f"{(V - 1) * d:,} of them by zero" in text
+        assert f"copies {d:,} numbers" in text
+        assert f"({V:,} times less work)" in text
+        assert list(point.get_xdata()) == [V]
+        assert list(point.get_ydata()) == [V * d]
+    ex.update(vocab_size=4)
+    assert "3,072 multiplications" in ex.readout
+
+
+def check_logits(ex, h) -> None:
+    """Readout and bars of logits_explorer at h, against math.exp."""
+    text = ex.readout
+    z = logits_py(h)
+    p = softmax_py(z)
+    vh, vz, vp = vectors(text)
+    assert vh == pytest.approx(h, abs=0.0051)
+    assert vz == pytest.approx(z, abs=0.0051)
+    assert vp == pytest.approx(p, abs=0.0051)
+    assert sum(vp) == pytest.approx(1.0, abs=0.021)
+    m = re.search(r'"(\w+)" wins with p = ([\d.]+)\.$', text)
+    assert m, text
+    win = TOKENS.index(m.group(1))
+    assert p[win] == pytest.approx(max(p), abs=1e-12)  # a winner (first on ties is fine)
+    assert float(m.group(2)) == pytest.approx(max(p), abs=0.0051)
+    ax_z, ax_p = ex.axes
+    assert bar_heights(ax_z) == pytest.approx(z, abs=1e-12)
+    assert bar_heights(ax_p) == pytest.approx(p, abs=1e-12)
+    colours = [p_.get_facecolor() for p_ in ax_p.patches]
+    assert colours[win] == to_rgba(plots.ORANGE)
+    assert all(col == to_rgba(plots.BLUE) for i, col in enumerate(colours) if i != win)
+
+
+def test_logits_readout_at_worked_example():
+    ex = explorers.logits_explorer()
+    assert ex.values == {"h0": 0.5, "h1": 0.2, "h2": -0.3}
+    z = logits_py(H)
+    p = softmax_py(z)
+    assert p.index(max(p)) == 3
+    assert round(p[3], 2) == 0.42
+    assert ex.readout.endswith('"ran" wins with p = 0.42.')
+    assert "logits [-0.24, -0.14, -0.49, +0.51]" in ex.readout
+    check_logits(ex, H)
+
+
+def test_logits_random_combinations():
+    ex = explorers.logits_explorer()
+    grid = ex.controls[0].values
+    rng = random.Random(1234)
+    combos = [tuple(rng.choice(grid) for _ in range(3)) for _ in range(30)]
+    combos += [(0.0, 0.0, 0.0), (-1.0, -1.0, -1.0), (1.0, 1.0, 1.0), (1.0, -1.0, 1.0)]
+    for h in combos:
+        text = ex.update(h0=h[0], h1=h[1], h2=h[2])
+        check_readout(text)
+        check_logits(ex, h)
+    # h = 0: every logit 0, every probability 1/4
+    ex.update(h0=0.0, h1=0.0, h2=0.0)
+    assert "probabilities [0.25, 0.25, 0.25, 0.25]" in ex.readout
+
+
+def test_alignment_at_180_degrees():
+    ex = explorers.alignment_explorer()
+    assert ex.values == {"angle": 180}
+    e = E[2]
+    u1 = [1.0, 0.0, 0.0]
+    h = [-x for x in u1]  # cos 180 u1 + sin 180 u2
+    dot = sum(a * b for a, b in zip(h, e, strict=True))
+    assert f"dot product {dot:+.2f}" in ex.readout
+    assert "dot product +0.90, aligned (positive)" in ex.readout
+    assert ex.axes.get_title() == "h . e = +0.90: aligned (positive)"
+
+
+def test_alignment_every_angle():
+    ex = explorers.alignment_explorer()
+    e = E[2]  # "the"
+    rest = [0.0, e[1], e[2]]  # e minus its part along the first axis
+    nr = math.sqrt(sum(x * x for x in rest))
+    u2 = [x / nr for x in rest]
+    ne = math.sqrt(sum(x * x for x in e))
+    quiver = next(c for c in ex.axes.collections if isinstance(c, Quiver))
+    for angle in ex.controls[0].values:
+        text = ex.update(angle=angle)
+        t = math.radians(angle)
+        h = [math.cos(t) * a + math.sin(t) * b for a, b in zip([1.0, 0.0, 0.0], u2, strict=True)]
+        dot = sum(a * b for a, b in zip(h, e, strict=True))
+        between = math.degrees(math.acos(max(-1.0, min(1.0, dot / ne))))
+        vh, ve = vectors(text)
+        assert vh == pytest.approx(h, abs=0.0051)
+        assert ve == pytest.approx(e, abs=0.0051)
+        assert f"at {angle} degrees" in text
+        assert number_after(text, "dot product") == pytest.approx(dot, abs=0.0051)
+        assert number_after(text, "angle between them") == pytest.approx(between, abs=0.51)
+        sign = "aligned (positive)" if dot > 0 else "anti-aligned (negative)"
+        assert text.endswith(f", {sign}.")
+        assert ex.axes.get_title() == f"h . e = {dot:+.2f}: {sign}"
+        # arrows: e and h drawn in the plane at their true coordinates
+        np.testing.assert_allclose(quiver.U, [-0.9, math.cos(t)], atol=1e-12)
+        np.testing.assert_allclose(quiver.V, [nr, math.sin(t)], atol=1e-12)
+
+
+def test_flatten_every_scale():
+    ex = explorers.flatten_explorer()
+    z0 = logits_py(H)
+    for scale in ex.controls[0].values:
+        text = ex.update(scale=scale)
+        p = softmax_py([scale * z for z in z0])
+        vh, vp = vectors(text)
+        assert vh == pytest.approx([scale * x for x in H], abs=0.0051)
+        assert vp == pytest.approx(p, abs=0.0051)
+        assert "(uniform would be 0.25 each)" in text
+        assert bar_heights(ex.axes) == pytest.approx(p, abs=1e-12)
+        colours = [b.get_facecolor() for b in ex.axes.patches]
+        if scale == 0:
+            assert all(c == to_rgba(plots.BLUE) for c in colours)  # no winner at uniform
+        else:
+            assert colours[p.index(max(p))] == to_rgba(plots.ORANGE)
+    ex.update(scale=0.0)
+    assert "probabilities [0.25, 0.25, 0.25, 0.25]" in ex.readout
+    # the distribution flattens monotonically towards uniform as the scale shrinks
+    tops = [max(softmax_py([s * z for z in z0])) for s in ex.controls[0].values]
+    assert tops == sorted(tops)
+
+
+def test_saturation_every_t():
+    ex = explorers.saturation_explorer()
+    assert ex.readout == "t = +0.0: P0 = 0.250, each other token 0.250."
+    markers = ex.fig.findobj(lambda o: o.get_animated())
+    for t in ex.controls[0].values:
+        text = ex.update(t=t)
+        p0 = math.exp(t) / (math.exp(t) + 3)
+        other = 1 / (math.exp(t) + 3)
+        assert text.startswith(f"t = {t:+.1f}:")
+        assert number_after(text, "P0 =") == pytest.approx(p0, abs=0.00051)
+        assert number_after(text, "each other token") == pytest.approx(other, abs=0.00051)
+        assert [m.get_xdata()[0] for m in markers] == [t, t]
+        assert sorted(m.get_ydata()[0] for m in markers) == pytest.approx(sorted([p0, other]), abs=1e-12)
+    assert "P0 = 0.999, each other token 0.000." in ex.update(t=8.0)  # e^8 / (e^8 + 3) = 0.998995
+    assert "P0 = 0.000, each other token 0.333." in ex.update(t=-8.0)
+
+
+def test_budget_readout_gpt2_small():
+    ex = explorers.budget_explorer()
+    assert ex.values == {"vocab_size": 50257, "d_model": 768}
+    V, d = 50257, 768
+    assert 2 * V * d == 77_194_752
+    assert V * d == 38_597_376
+    text = ex.readout
+    assert "77,194,752" in text
+    assert "38,597,376" in text
+    assert f"tied with a bias {V * d + V:,}" in text
+    assert "GPT-2 small" in text
+    assert 2 * V * d * 4 / 2**20 == pytest.approx(294.47, abs=0.01)
+    assert "(294 MiB in float32)" in text
+    assert "(147 MiB)" in text
+    assert "tying saves 50.0% without a bias, 49.93% if the tied head keeps one." in text
+
+
+def test_budget_combinations():
+    ex = explorers.budget_explorer()
+    vs, ds = (c.values for c in ex.controls)
+    combos = list(itertools.product(vs, ds))
+    combos = [combos[0], combos[-1], *random.Random(5).sample(combos, 30)]
+    for V, d in combos:
+        text = ex.update(vocab_size=V, d_model=d)
+        check_readout(text)
+        assert text.startswith(f"V = {V:,}, d = {d:,}")
+        assert f"untied {2 * V * d:,} parameters ({2 * V * d * 4 / 2**20:,.0f} MiB in float32)" in text
+        assert f"tied {V * d:,} ({V * d * 4 / 2**20:,.0f} MiB)" in text
+        assert f"tied with a bias {V * d + V:,};" in text
+        assert number_after(text, "tying saves") == 50.0
+        assert number_after(text, "without a bias,") == pytest.approx(100 * (d - 1) / (2 * d), abs=0.0051)
+        assert bar_heights(ex.axes) == pytest.approx([100.0, 50.0, 50.0 * (1 + 1 / d)], rel=1e-12)
+        notes = [a.get_text() for a in ex.axes.texts if a.get_animated()]
+        assert notes == [f"{2 * V * d:,}", f"{V * d:,}", f"{V * d + V:,}"]
+
+
+def test_gradient_readout_every_combination():
+    """Input path + output path = whole gradient, each against a hand-written finite difference
+    of the model with E split into a lookup table and a separate output head."""
+    ex = explorers.gradient_explorer()
+    context = (2, 1)
+    assert "context is the, dog" in ex.readout
+    for target in range(4):
+        g_in, g_out, g_all = two_paths(context, target)
+        np.testing.assert_allclose(g_in + g_out, g_all, atol=1e-8)
+        for row in range(4):
+            text = ex.update(row=row, target=target)
+            check_readout(text)
+            assert f'row {row} ("{TOKENS[row]}")' in text
+            assert f'next token is "{TOKENS[target]}"' in text
+            a, b, s = vectors(text)
+            assert s == pytest.approx([x + y for x, y in zip(a, b, strict=True)], abs=0.0101)
+            assert a == pytest.approx(g_in[row], abs=0.0051)
+            assert b == pytest.approx(g_out[row], abs=0.0051)
+            assert s == pytest.approx(g_all[row], abs=0.0051)
+            heights = bar_heights(ex.axes)
+            assert len(heights) == 9
+            np.testing.assert_allclose(heights[0:3], g_in[row], atol=1e-6)
+            np.testing.assert_allclose(heights[3:6], g_out[row], atol=1e-6)
+            np.testing.assert_allclose(heights[6:9], g_all[row], atol=1e-6)
+            if row not in context:
+                assert a == [0.0, 0.0, 0.0]  # a row not looked up gets nothing on the input path
+
+
+def test_gradient_explorer_other_context_and_body():
+    W = np.array([[0.5, 0.1, 0.0], [-0.2, 0.9, 0.3], [0.0, 0.4, -0.7]])
+    ex = explorers.gradient_explorer(context=(0, 0, 3), W=W)
+    g_in, g_out, g_all = two_paths((0, 0, 3), 2, W)
+    text = ex.update(row=0, target=2)
+    a, b, s = vectors(text)
+    assert a == pytest.approx(g_in[0], abs=0.0051)
+    assert b == pytest.approx(g_out[0], abs=0.0051)
+    assert s == pytest.approx(g_all[0], abs=0.0051)
+
+
+# ---------------------------------------------------------------- blitting
+def target_state(ex):
+    """A non-default combination: the last value of every control."""
+    return {c.name: c.values[-1] if c.values[-1] != c.value else c.values[0] for c in ex.controls}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_blit_matches_fresh_explorer(name):
+    """Moved through many values, then to v: identical to a fresh explorer sent straight to v."""
+    a = FACTORIES[name]()
+    rng = random.Random(7)
+    for c in a.controls:
+        for v in rng.sample(c.values, min(8, len(c.values))):
+            a.update(**{c.name: v})
+    for _ in range(5):
+        a.update(**{c.name: rng.choice(c.values) for c in a.controls})
+    v = target_state(a)
+    a.update(**v)
+    b = FACTORIES[name]()
+    b.update(**v)
+    assert a.readout == b.readout
+    img_a, img_b = decode(a.png()), decode(b.png())
+    assert not np.array_equal(img_b, decode(FACTORIES[name]().png()))  # v is not the default picture
+    np.testing.assert_array_equal(img_a, img_b)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_blit_matches_full_redraw(name):
+    """After several blitted updates, the figure equals a full redraw of the same artists."""
+    ex = FACTORIES[name]()
+    rng = random.Random(11)
+    for _ in range(6):
+        ex.update(**{c.name: rng.choice(c.values) for c in ex.controls})
+    ex.update(**target_state(ex))
+    blitted = decode(ex.png())
+    np.testing.assert_array_equal(blitted, full_redraw(ex))
+
+
+# ---------------------------------------------------------------- static HTML
+class _Collect(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+_PAGES: dict = {}
+
+
+@pytest.fixture(scope="module", params=NAMES)
+def page(request):
+    """(name, explorer, its to_html(), parsed inputs, parsed imgs), rendered once per module."""
+    name = request.param
+    if name not in _PAGES:
+        ex = FACTORIES[name]()
+        text = ex.to_html()
+        p = _Collect()
+        p.feed(text)
+        p.close()
+        inputs = [a for t, a in p.tags if t == "input"]
+        imgs = [a for t, a in p.tags if t == "img"]
+        _PAGES[name] = (name, ex, text, inputs, imgs, p.tags)
+    yield _PAGES[name]
+
+
+def test_html_structure(page):
+    _, ex, text, inputs, imgs, tags = page
+    assert "<script" not in text.lower()
+    assert all("id" not in attrs for _, attrs in tags)
+    assert not re.search(r"\sid\s*=", text)
+    assert len(inputs) == len(ex.controls)
+    for c, a in zip(ex.controls, inputs, strict=True):
+        assert a["type"] == "range"
+        assert int(a["max"]) == len(c.static_values) - 1
+        labels = a["data-labels"].split("|")
+        assert len(labels) == len(c.static_values)
+        assert labels == [c.show(v) for v in c.static_values]
+        assert labels[int(a["value"])] == c.show(c.value)
+    assert len(imgs) == math.prod(len(c.static_values) for c in ex.controls)
+    assert sum("hidden" not in a for a in imgs) == 1
+    for a in imgs:
+        assert a["alt"].strip()
+        check_readout(a["alt"])
+
+
+def test_html_frame_counts(made):
+    counts = {name: math.prod(len(c.static_values) for c in ex.controls) for name, ex in made[0].items()}
+    assert counts == {
+        "lookup": 4,
+        "one_hot_cost": 9,
+        "logits": 5 * 6 * 6,  # every 5th of 21, plus the worked example's 0.2 and -0.3
+        "alignment": 24,
+        "flatten": 21,
+        "saturation": 33,
+        "budget": 10 * 11,
+        "gradient": 16,
+    }
+
+
+@pytest.mark.parametrize("name", ["lookup", "gradient"])
+def test_html_deterministic(name):
+    """Two renders of the same explorer, and a fresh explorer's render, are byte-identical."""
+    ex = FACTORIES[name]()
+    first = ex.to_html()
+    assert ex.to_html() == first
+    assert FACTORIES[name]().to_html() == first
+
+
+def test_html_handler_selects_frame_of_the_combination(page):
+    """The handler's k = k * (max + 1) + value picks the frame whose alt is the readout there."""
+    name, ex, _, inputs, imgs, _ = page
+    sizes = [int(a["max"]) + 1 for a in inputs]
+    combos = list(itertools.product(*(range(n) for n in sizes)))
+    if len(combos) > 40:
+        combos = [combos[0], combos[-1], *random.Random(3).sample(combos, 30)]
+    oracle = FACTORIES[name]()
+    for positions in combos:
+        k = 0
+        for pos, n in zip(positions, sizes, strict=True):
+            k = k * n + pos
+        values = {c.name: c.static_values[i] for c, i in zip(ex.controls, positions, strict=True)}
+        assert imgs[k]["alt"] == oracle.update(**values)
+    # the visible frame is the explorer's starting state
+    start = [int(a["value"]) for a in inputs]
+    k0 = 0
+    for pos, n in zip(start, sizes, strict=True):
+        k0 = k0 * n + pos
+    assert "hidden" not in imgs[k0]
+    assert imgs[k0]["alt"] == ex.readout
+    assert ex.readout == FACTORIES[name]().readout  # to_html put the explorer back
+
+
+def test_html_frame_pictures_match(page):
+    """The visible frame and one other decode to the explorer's picture there (same quantization)."""
+    name, ex, _, inputs, imgs, _ = page
+    sizes = [int(a["max"]) + 1 for a in inputs]
+    oracle = FACTORIES[name]()
+    last = len(imgs) - 1
+    positions = np.unravel_index(last, sizes)
+    oracle.update(**{c.name: c.static_values[int(i)] for c, i in zip(ex.controls, positions, strict=True)})
+    frame = decode(base64.b64decode(imgs[last]["src"].split(",", 1)[1]))
+    np.testing.assert_array_equal(frame, decode(oracle.png(colors=oracle.static_colors)))
+    assert imgs[0]["src"] != imgs[last]["src"]
+
+
+def test_repr_mimebundle_of_an_explorer():
+    ex = explorers.lookup_explorer()
+    bundle = ex._repr_mimebundle_()
+    assert {"text/plain", "text/html"} <= set(bundle)
+    plain = bundle["text/plain"]
+    assert plain == "Explorer: Lookup: pick a token, read its row (controls: token)"
+    assert plain == explorers.lookup_explorer()._repr_mimebundle_()["text/plain"]
+    assert bundle["text/html"].startswith('<div class="embedlab-explorer" role="group"')
