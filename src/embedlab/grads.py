@@ -48,6 +48,14 @@ def embedding_grad(ids: Any, upstream: Any, vocab_size: int) -> np.ndarray:
            [0., 5.]])
     """
     V = check_size(vocab_size, "vocab_size")
+    rows, sums = _row_sums(ids, upstream, V)
+    grad = np.zeros((V, sums.shape[1]), dtype=sums.dtype)  # (V, d)
+    grad[rows] = sums
+    return grad
+
+
+def _row_sums(ids: Any, upstream: Any, V: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct ids and, for each, the sum of its upstream rows: ``(rows (k,), sums (k, d))``."""
     ids = check_ids(ids, V)
     upstream = check_float_array(upstream, "upstream", min_ndim=1)
     if upstream.shape[:-1] != ids.shape:
@@ -55,13 +63,11 @@ def embedding_grad(ids: Any, upstream: Any, vocab_size: int) -> np.ndarray:
     check_finite(upstream, "upstream")
     d = upstream.shape[-1]
     flat_ids = ids.reshape(-1)  # (n,)
-    rows = upstream.reshape(-1, d)  # (n, d)
     order = np.argsort(flat_ids, kind="stable")
     sorted_ids = flat_ids[order]
     starts = np.flatnonzero(np.r_[True, sorted_ids[1:] != sorted_ids[:-1]])  # first index of each run
-    grad = np.zeros((V, d), dtype=upstream.dtype)  # (V, d)
-    grad[sorted_ids[starts]] = np.add.reduceat(rows[order], starts, axis=0)
-    return grad
+    sums = np.add.reduceat(upstream.reshape(-1, d)[order], starts, axis=0)  # (k, d)
+    return sorted_ids[starts], sums
 
 
 def output_grad(h: Any, grad_logits: Any) -> np.ndarray:
@@ -104,6 +110,9 @@ def output_grad(h: Any, grad_logits: Any) -> np.ndarray:
 def tied_grad(ids: Any, upstream: Any, h: Any, grad_logits: Any, vocab_size: int) -> np.ndarray:
     """The whole gradient of a tied ``E``: :func:`embedding_grad` plus :func:`output_grad`.
 
+    Computed without materialising the input path as a dense ``(V, d)`` array: its few
+    non-zero rows are added into the output path's gradient in place.
+
     Parameters
     ----------
     ids, upstream, vocab_size
@@ -122,11 +131,14 @@ def tied_grad(ids: Any, upstream: Any, h: Any, grad_logits: Any, vocab_size: int
     >>> g[1].round(2)
     array([ 0.15, -0.2 ,  0.3 ])
     """
-    g_in = embedding_grad(ids, upstream, vocab_size)
-    g_out = output_grad(h, grad_logits)
-    if g_out.shape != g_in.shape:
+    V = check_size(vocab_size, "vocab_size")
+    rows, sums = _row_sums(ids, upstream, V)  # input path, only the rows that were looked up
+    grad = output_grad(h, grad_logits)  # output path: every row, (V, d), freshly allocated
+    if grad.shape != (V, sums.shape[1]):
         raise ValueError(
-            f"grad_logits must have {g_in.shape[0]} columns (vocab_size) and h width {g_in.shape[1]} "
+            f"grad_logits must have {V} columns (vocab_size) and h width {sums.shape[1]} "
             f"(the width of upstream), got grad_logits of shape {np.shape(grad_logits)} and h of shape {np.shape(h)}"
         )
-    return g_in + g_out
+    grad = grad.astype(np.result_type(grad, sums), copy=False)
+    grad[rows] += sums  # rows are distinct, so fancy-indexed += adds each sum once
+    return grad
