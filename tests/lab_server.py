@@ -52,7 +52,7 @@ class LabServer:
     root: Path
     process: subprocess.Popen[bytes]
     log: Path
-    children: set[int] = field(default_factory=set)
+    children: dict[int, psutil.Process] = field(default_factory=dict)
 
     def page_url(self, path: str) -> str:
         """URL of a JupyterLab path (e.g. ``lab/tree/x.ipynb``) with the token in the query."""
@@ -77,9 +77,13 @@ class LabServer:
             self.api("DELETE", f"kernels/{kernel['id']}")
 
     def remember_children(self) -> None:
-        """Note the server's descendants (kernels run in their own sessions, so a process group is not enough)."""
+        """Note the server's descendants (kernels run in their own sessions, so a process group is not enough).
+
+        psutil.Process objects remember their start time: a reused pid is never mistaken for a kernel.
+        """
         try:
-            self.children |= {p.pid for p in psutil.Process(self.process.pid).children(recursive=True)}
+            for proc in psutil.Process(self.process.pid).children(recursive=True):
+                self.children.setdefault(proc.pid, proc)
         except psutil.NoSuchProcess:
             pass
 
@@ -155,14 +159,7 @@ def stop(server: LabServer, grace: float = 20.0) -> list[str]:
             leftovers.append(f"jupyter lab (pid {server.process.pid}) ignored SIGTERM for {grace:.0f} s")
             os.killpg(server.process.pid, signal.SIGKILL)
             server.process.wait(10)
-    survivors = []
-    for pid in server.children:
-        try:
-            proc = psutil.Process(pid)
-            if proc.status() != psutil.STATUS_ZOMBIE:
-                survivors.append(proc)
-        except psutil.NoSuchProcess:
-            continue
+    survivors = [p for p in server.children.values() if p.is_running()]
     _, alive = psutil.wait_procs(survivors, timeout=5)
     for proc in alive:
         try:

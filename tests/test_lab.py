@@ -1,0 +1,422 @@
+"""End to end in a real JupyterLab: every notebook runs clean and its explorer's sliders drive the figure.
+
+One ``jupyter lab`` server (isolated folders, token in the URL) and one headless Chromium serve the
+whole module. Each notebook, on a temporary copy, is opened, restarted and run through the Kernel
+menu; then errors are mapped to cells (only cells tagged ``raises-exception`` may show one), and
+every slider of the explorer is moved with the keyboard: the figure must change and the readout
+follow, and moving back must restore both.
+
+The time from key press to new figure is measured and reported (``_build/bench/lab-latency.json``
+and the end-of-session summary), never asserted. A last test breaks the redraw on purpose and
+checks that the slider check catches it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from tests.browser import chromium_path, launch_chromium
+from tests.lab_server import LabServer, lab_server
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted(p.name for p in (REPO / "notebooks").glob("*.ipynb"))
+ARTIFACTS = REPO / "_build" / "test-artifacts" / "lab"
+LATENCY_JSON = REPO / "_build" / "bench" / "lab-latency.json"
+
+PRESSES_PER_NOTEBOOK = 8  # at least; each slider is moved there and back
+RUN_TIMEOUT_S = 180  # restart and run all cells
+FIGURE_TIMEOUT_MS = 10_000  # key press to new figure (the measured median is far below)
+
+# -- page scripts -----------------------------------------------------------------------------
+# textContent, not innerText: JupyterLab skips rendering off-screen cells (content-visibility).
+
+_CELLS_JS = """() => {
+  // The status bar's kernel item reads "Python 3 (ipykernel) | Idle" once a kernel is connected
+  // (the toolbar's indicator already says idle while there is no kernel yet).
+  const kernel = [...document.querySelectorAll('#jp-main-statusbar .jp-StatusBar-TextItem')]
+    .find(e => e.title.startsWith('Change kernel'));
+  const cells = [...document.querySelectorAll('.jp-NotebookPanel .jp-Notebook .jp-Cell')];
+  return {
+    kernel: kernel ? kernel.textContent.trim() : null,
+    prompts: cells.map(c => c.classList.contains('jp-CodeCell')
+      ? (c.querySelector('.jp-InputPrompt')?.textContent ?? '').trim() : null),
+    // each cell's errors (and anything else it wrote to stderr)
+    errors: cells.map(c => [...c.querySelectorAll(
+      '.jp-RenderedText[data-mime-type="application/vnd.jupyter.stderr"]')].map(e => e.textContent)),
+  };
+}"""
+
+_STATE_JS = """(box) => ({
+  src: box.querySelector('img.widget-image').src,
+  readout: box.querySelector('.embedlab-readout')?.textContent ?? null,
+  sliders: [...box.querySelectorAll('.widget-slider')].map(s => ({
+    label: s.querySelector('.widget-label').textContent,
+    now: Number(s.querySelector('.noUi-handle').getAttribute('aria-valuenow')),
+    max: Number(s.querySelector('.noUi-handle').getAttribute('aria-valuemax')),
+    shown: s.querySelector('.widget-readout').textContent,
+  })),
+})"""
+
+# SHA-256 of the picture itself: a new blob URL alone does not prove a new figure.
+_PICTURE_HASH_JS = """async (img) => {
+  const bytes = await (await fetch(img.src)).arrayBuffer();
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return [...digest].map(b => b.toString(16).padStart(2, '0')).join('');
+}"""
+
+# Timestamps in the page: the key's keydown (capture phase, before the slider sees it) and the
+# first change of the figure's src after it.
+_PROBE_INSTALL_JS = """(img) => {
+  window.__embedlabProbe = {key: null, change: null, src: img.src};
+  window.addEventListener('keydown', () => {
+    const p = window.__embedlabProbe;
+    if (p.key === null) p.key = performance.now();
+  }, true);
+  new MutationObserver(() => {
+    const p = window.__embedlabProbe;
+    if (p.change === null && img.src !== p.src) p.change = performance.now();
+  }).observe(img, {attributes: true, attributeFilter: ['src']});
+}"""
+_PROBE_ARM_JS = "(img) => { window.__embedlabProbe = {key: null, change: null, src: img.src}; }"
+
+
+# -- notebook copies ----------------------------------------------------------------------------
+
+
+def copy_without_counts(src: Path, dest: Path, *, insert_before_last_code: str | None = None) -> None:
+    """Copy a notebook with execution counts cleared, so a finished run shows in its prompts.
+
+    Outputs stay (the learner opens the notebook with them). ``insert_before_last_code`` adds a
+    code cell with that source before the last code cell (the explore cell).
+    """
+    nb = json.loads(src.read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code":
+            cell["execution_count"] = None
+            for out in cell.get("outputs", []):
+                if "execution_count" in out:
+                    out["execution_count"] = None
+    if insert_before_last_code is not None:
+        last = max(i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code")
+        nb["cells"].insert(
+            last,
+            {
+                "cell_type": "code",
+                "execution_count": None,
+                "id": "break-the-redraw",
+                "metadata": {},
+                "outputs": [],
+                "source": insert_before_last_code,
+            },
+        )
+    dest.write_text(json.dumps(nb, indent=1), encoding="utf-8")
+
+
+def cell_tags(nb_path: Path) -> list[tuple[str, list[str], str]]:
+    """(cell type, tags, source) of each cell of a notebook file, in order."""
+    nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    out = []
+    for cell in nb["cells"]:
+        source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+        out.append((cell["cell_type"], list(cell.get("metadata", {}).get("tags", [])), source))
+    return out
+
+
+# -- fixtures -----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
+    """A JupyterLab server on a temporary copy of notebooks/ (the repository's files stay untouched)."""
+    chromium_path()  # skip (or fail under CI) before starting anything
+    base = tmp_path_factory.mktemp("lab")
+    root = base / "notebooks"
+    root.mkdir()
+    for name in NOTEBOOKS:
+        copy_without_counts(REPO / "notebooks" / name, root / name)
+    with lab_server(base / "server", root) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def browser(lab: LabServer) -> Iterator[Any]:
+    """One headless Chromium context for the module (closed before the server stops)."""
+    with launch_chromium() as context:
+        yield context
+
+
+class LatencyReport:
+    """Key-press-to-figure times per notebook: written to JSON and shown in the session summary."""
+
+    def __init__(self) -> None:
+        self.samples: dict[str, list[float]] = {}
+
+    def summary(self) -> dict[str, Any]:
+        every = [ms for samples in self.samples.values() for ms in samples]
+        return {
+            "measured": "JupyterLab: keydown on a slider handle to the explorer image's src change (ms)",
+            "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "target_median_ms": 50,
+            "naive_baseline_ms": 85,
+            "overall_median_ms": round(statistics.median(every), 1) if every else None,
+            "presses": len(every),
+            "notebooks": {
+                name: {"median_ms": round(statistics.median(s), 1), "samples_ms": [round(x, 1) for x in s]}
+                for name, s in self.samples.items()
+            },
+        }
+
+    def write(self) -> None:
+        if self.samples:
+            LATENCY_JSON.parent.mkdir(parents=True, exist_ok=True)
+            LATENCY_JSON.write_text(json.dumps(self.summary(), indent=2) + "\n", encoding="utf-8")
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if not self.samples:
+            return
+        data = self.summary()
+        terminalreporter.section("JupyterLab slider latency (key press to new figure; reported, not asserted)")
+        for name, entry in data["notebooks"].items():
+            terminalreporter.write_line(
+                f"{name:<28} median {entry['median_ms']:6.1f} ms  ({len(entry['samples_ms'])} presses)"
+            )
+        terminalreporter.write_line(
+            f"{'overall':<28} median {data['overall_median_ms']:6.1f} ms  ({data['presses']} presses; "
+            f"target < {data['target_median_ms']} ms, naive baseline ~{data['naive_baseline_ms']} ms)"
+        )
+        terminalreporter.write_line(f"written to {LATENCY_JSON.relative_to(REPO)}")
+
+
+@pytest.fixture(scope="module")
+def latency(request: pytest.FixtureRequest) -> Iterator[LatencyReport]:
+    report = LatencyReport()
+    plugins = request.config.pluginmanager
+    if plugins.has_plugin("embedlab-lab-latency"):
+        plugins.unregister(name="embedlab-lab-latency")
+    plugins.register(report, "embedlab-lab-latency")  # its pytest_terminal_summary runs at session end
+    yield report
+    report.write()
+
+
+# -- steps ---------------------------------------------------------------------------------------
+
+
+@contextmanager
+def notebook_page(context: Any, lab: LabServer, name: str, label: str) -> Iterator[Any]:
+    """Open ``name`` in its own workspace; on failure save a screenshot; then close it and its kernel."""
+    page = context.new_page()
+    try:
+        workspace = re.sub(r"[^A-Za-z0-9-]", "-", label)
+        page.goto(lab.page_url(f"lab/workspaces/{workspace}/tree/{name}"))
+        page.locator(".jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
+        wait_for(page, kernel_idle, 60, "the kernel to start")
+        yield page
+    except BaseException:
+        shot = ARTIFACTS / f"{label}.png"
+        try:
+            shot.parent.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(shot))
+            print(f"screenshot: {shot}")
+        except Exception as exc:  # the page may be gone; the test's own error matters more
+            print(f"no screenshot ({exc})")
+        print(f"server log: {lab.log}")
+        raise
+    finally:
+        try:
+            page.close()
+            lab.shutdown_kernels()
+        except Exception as exc:  # do not hide the test's own error; the server teardown reports leftovers
+            print(f"cleanup after {label} failed: {exc!r}")
+
+
+def kernel_idle(state: dict[str, Any]) -> bool:
+    return bool(state["kernel"]) and state["kernel"].endswith("| Idle") and not state["kernel"].startswith("No Kernel")
+
+
+def wait_for(page: Any, done: Any, timeout_s: float, what: str, *, settle: int = 1) -> dict[str, Any]:
+    """Poll the notebook's cells until ``done(state)`` holds ``settle`` times in a row."""
+    deadline = time.monotonic() + timeout_s
+    hits = 0
+    while True:
+        state = page.evaluate(_CELLS_JS)
+        hits = hits + 1 if done(state) else 0
+        if hits >= settle:
+            return state
+        if time.monotonic() > deadline:
+            pytest.fail(
+                f"timed out after {timeout_s:.0f} s waiting for {what}; kernel {state['kernel']!r}, "
+                f"prompts {[p for p in state['prompts'] if p is not None]}"
+            )
+        page.wait_for_timeout(250)
+
+
+def restart_and_run_all(page: Any) -> dict[str, Any]:
+    """Kernel > Restart Kernel and Run All Cells…, accept the dialog, wait until every queued cell is done."""
+    page.locator("#jp-MainMenu").get_by_role("menuitem", name="Kernel", exact=True).click()
+    page.get_by_role("menuitem", name="Restart Kernel and Run All Cells…").click()
+    dialog = page.locator(".jp-Dialog")
+    dialog.wait_for()
+    dialog.locator("button.jp-mod-accept").click()  # "Restart"
+    dialog.wait_for(state="detached")
+
+    def started(s: dict[str, Any]) -> bool:  # the copies have no counts: any count or * means it runs
+        return any(p and p != "[ ]:" for p in s["prompts"])
+
+    def finished(s: dict[str, Any]) -> bool:
+        return kernel_idle(s) and not any(p and "*" in p for p in s["prompts"])
+
+    wait_for(page, started, 60, "the run to start")
+    return wait_for(page, finished, RUN_TIMEOUT_S, "all cells to run", settle=3)
+
+
+def check_cells(state: dict[str, Any], nb_path: Path) -> None:
+    """Only ``raises-exception`` cells show an error (and they do); every code cell ran once, in order."""
+    cells = cell_tags(nb_path)
+    assert len(state["prompts"]) == len(cells), "JupyterLab shows a different number of cells than the file has"
+    problems = []
+    for i, ((_, tags, source), errors) in enumerate(zip(cells, state["errors"], strict=True)):
+        first_line = source.strip().splitlines()[0] if source.strip() else ""
+        where = f"cell {i} ({first_line[:60]!r})"
+        if errors and "raises-exception" not in tags:
+            last = [line for line in errors[-1].strip().splitlines() if line.strip()][-1:]
+            problems.append(f"{where} shows an error: {' '.join(last)[:300]}")
+        elif not errors and "raises-exception" in tags:
+            problems.append(f"{where} is tagged raises-exception but shows no error")
+    assert not problems, f"{nb_path.name}:\n" + "\n".join(problems)
+    ran = [p for (kind, _, src), p in zip(cells, state["prompts"], strict=True) if kind == "code" and src.strip()]
+    expected = [f"[{n}]:" for n in range(1, len(ran) + 1)]
+    assert ran == expected, f"{nb_path.name}: not every code cell ran once, in order, in a fresh kernel: {ran}"
+
+
+def picture_hash(img: Any) -> str:
+    """Hash of the figure's PNG bytes (retried: ipywidgets revokes the blob URL it replaces)."""
+    for attempt in range(3):
+        try:
+            return img.evaluate(_PICTURE_HASH_JS)
+        except Exception:
+            if attempt == 2:
+                raise
+            img.page.wait_for_timeout(200)
+    raise AssertionError("unreachable")
+
+
+def check_explorer(page: Any, presses: int = PRESSES_PER_NOTEBOOK) -> list[float]:
+    """Move every slider of the notebook's explorer with the keyboard, there and back; return latencies (ms).
+
+    Each move must move the slider, change the figure (src and picture) and the readout; moving back
+    must restore the first figure and readout. Raises AssertionError naming what did not follow.
+    """
+    box = page.locator(".jp-NotebookPanel .widget-vbox:has(img.widget-image):has(.embedlab-readout)")
+    try:
+        box.first.wait_for(timeout=30_000)
+    except PlaywrightTimeoutError:
+        raise AssertionError("no live explorer (sliders, image, readout) is shown") from None
+    assert box.count() == 1, f"expected one explorer, found {box.count()}"
+    box.scroll_into_view_if_needed()
+    img = box.locator("img.widget-image")
+    handles = box.locator(".widget-slider .noUi-handle")
+    box_el = box.element_handle()  # the VBox stays; its readout paragraph does not
+    start = box.evaluate(_STATE_JS)
+    assert start["sliders"], "the explorer has no slider"
+    assert start["readout"], "the explorer has no readout text"
+    start_hash = picture_hash(img)
+    img.evaluate(_PROBE_INSTALL_JS)
+    latencies: list[float] = []
+
+    def press(k: int, key: str, expect_back: bool) -> None:
+        before = box.evaluate(_STATE_JS)
+        label = before["sliders"][k]["label"]
+        what = f"after {key} on slider {label!r} (at {before['sliders'][k]['shown']!r})"
+        handles.nth(k).focus()
+        img.evaluate(_PROBE_ARM_JS)
+        page.keyboard.press(key)
+        try:
+            page.wait_for_function(
+                "([b, k, now]) => Number(b.querySelectorAll('.noUi-handle')[k].getAttribute('aria-valuenow')) !== now",
+                arg=[box_el, k, before["sliders"][k]["now"]],
+                timeout=2_000,
+            )
+        except PlaywrightTimeoutError:
+            raise AssertionError(f"the slider did not move {what}") from None
+        try:
+            page.wait_for_function("() => window.__embedlabProbe.change !== null", timeout=FIGURE_TIMEOUT_MS)
+        except PlaywrightTimeoutError:
+            raise AssertionError(f"the figure did not change within {FIGURE_TIMEOUT_MS} ms {what}") from None
+        probe = page.evaluate("() => window.__embedlabProbe")
+        if probe["key"] is not None:
+            latencies.append(probe["change"] - probe["key"])
+        target = start["readout"] if expect_back else before["readout"]
+        try:  # the HTML widget replaces its <p> on each update: look it up each time
+            page.wait_for_function(
+                "([b, t, back]) => { const r = b.querySelector('.embedlab-readout');"
+                " return r !== null && (back ? r.textContent === t : r.textContent !== t); }",
+                arg=[box_el, target, expect_back],
+                timeout=5_000,
+            )
+        except PlaywrightTimeoutError:
+            now = box.evaluate(_STATE_JS)["readout"]
+            raise AssertionError(f"the readout did not follow {what}: still {now!r}") from None
+        changed = picture_hash(img)
+        if expect_back:
+            assert changed == start_hash, f"moving back did not restore the first figure {what}"
+        else:
+            assert changed != start_hash, f"the figure's src changed but not its picture {what}"
+
+    done = 0
+    while done < presses:
+        for k, slider in enumerate(start["sliders"]):
+            at_end = slider["now"] >= slider["max"]
+            forward, back = ("ArrowLeft", "ArrowRight") if at_end else ("ArrowRight", "ArrowLeft")
+            press(k, forward, expect_back=False)
+            press(k, back, expect_back=True)
+            done += 2
+    return latencies
+
+
+# -- tests ---------------------------------------------------------------------------------------
+
+
+def test_eight_notebooks_found() -> None:
+    assert len(NOTEBOOKS) == 8, f"expected the eight worked examples in notebooks/, found {NOTEBOOKS}"
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("name", NOTEBOOKS, ids=[n.removesuffix(".ipynb") for n in NOTEBOOKS])
+def test_notebook_runs_and_explorer_responds(name: str, lab: LabServer, browser: Any, latency: LatencyReport) -> None:
+    """Restart and run all in JupyterLab: no unexpected error, then every slider drives figure and readout."""
+    with notebook_page(browser, lab, name, f"test-{name.removesuffix('.ipynb')}") as page:
+        state = restart_and_run_all(page)
+        check_cells(state, lab.root / name)
+        latency.samples[name.removesuffix(".ipynb")] = check_explorer(page)
+
+
+BREAK_REDRAW = """\
+# Inserted by tests/test_lab.py: sliders still move, the figure never redraws.
+from embedlab.widgets import Explorer
+
+Explorer._on_change = lambda self, name: (lambda change: None)
+"""
+
+
+@pytest.mark.timeout(300)
+def test_broken_redraw_is_caught(lab: LabServer, browser: Any) -> None:
+    """A slider whose callback stops redrawing makes the explorer check fail (the check can fail)."""
+    name = "broken-redraw.ipynb"
+    copy_without_counts(REPO / "notebooks" / NOTEBOOKS[0], lab.root / name, insert_before_last_code=BREAK_REDRAW)
+    with notebook_page(browser, lab, name, "test-broken-redraw") as page:
+        check_cells(restart_and_run_all(page), lab.root / name)
+        with pytest.raises(AssertionError, match="the figure did not change"):
+            check_explorer(page, presses=2)
