@@ -22,8 +22,6 @@ from urllib.parse import unquote, urljoin, urlparse
 
 import pytest
 
-from tests.browser import launch_chromium
-
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "_build" / "html"
 NOTEBOOK_PAGES = sorted(f"notebooks/{p.stem}.html" for p in (ROOT / "notebooks").glob("*.ipynb"))
@@ -67,12 +65,6 @@ def server(site: Path) -> Iterator[str]:
     httpd.server_close()
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    with launch_chromium() as context:
-        yield context
-
-
 class PageWatch:
     """A page with the network blocked beyond our server, recording errors and blocked requests."""
 
@@ -99,8 +91,9 @@ class PageWatch:
             route.abort()
 
     def open(self, path: str) -> Any:
-        response = self.page.goto(f"{self.base}/{path}", wait_until="load")
+        response = self.page.goto(f"{self.base}/{path}", wait_until="networkidle")
         assert response is not None and response.ok, f"{path}: HTTP {response.status if response else 'no response'}"
+        self.page.evaluate("document.fonts.ready.then(() => true)")
         # MathJax typesets after load: wait for it when the page has math.
         self.page.wait_for_function(
             "!document.querySelector('.math') || document.querySelector('mjx-container') !== null", timeout=15000
@@ -112,8 +105,8 @@ class PageWatch:
 
 
 @pytest.fixture
-def watch(browser: Any, server: str) -> Iterator[PageWatch]:
-    w = PageWatch(browser, server)
+def watch(chromium: Any, server: str) -> Iterator[PageWatch]:
+    w = PageWatch(chromium, server)
     yield w
     w.close()
 

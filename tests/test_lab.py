@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.browser import chromium_path, launch_chromium
+from tests.browser import chromium_path
 from tests.lab_server import LabServer, lab_server
 
 pytestmark = pytest.mark.browser
@@ -152,10 +152,9 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
 
 
 @pytest.fixture(scope="module")
-def browser(lab: LabServer) -> Iterator[Any]:
-    """One headless Chromium context for the module (closed before the server stops)."""
-    with launch_chromium() as context:
-        yield context
+def browser(lab: LabServer, chromium: Any) -> Iterator[Any]:
+    """The session's headless Chromium (tests/conftest.py); the server is up before it is used."""
+    yield chromium
 
 
 class LatencyReport:
