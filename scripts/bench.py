@@ -1,0 +1,717 @@
+"""Measure embedlab's speed on this machine and print it as Markdown tables (``make bench``).
+
+Usage::
+
+    .venv/bin/python scripts/bench.py [--quick] [--repeat N] [--slow-repeat M] [--snapshot]
+
+Four sections, each figure the median of several timed runs after a warm-up, each shown with a
+baseline measured in the same run and the ratio ``measured time / baseline time`` (lower is
+better; below 1 the measured route is the faster):
+
+1. the library at GPT-2 scale (V = 50,257, d = 768, float32, seeded RNG) against a naive NumPy
+   route, against PyTorch on the CPU when ``torch`` is importable (same thread count), and,
+   for tied logits of one context (memory-bound: it reads all of E once), against the time to
+   read E at the copy bandwidth measured here (the bandwidth floor);
+2. one slider move of each explorer (compute, redraw, PNG encode) against building a new
+   figure for every move;
+3. ``pytest --nbval`` per notebook and in total, and the book's cold and warm build in a
+   temporary copy of the repository (the real ``_build/`` is untouched); skipped by ``--quick``;
+4. the JupyterLab key-press-to-figure latencies of the last ``make test``, when
+   ``_build/bench/lab-latency.json`` exists.
+
+``--repeat N`` (default 5) sets the timed runs of sections 1 and 2 and ``--slow-repeat M``
+(default 3) those of section 3; a full run takes about eight minutes on a quiet 2-core machine,
+``--quick`` under one. Other work on the cores slows every figure: the table records the load.
+Every run writes ``_build/bench/bench.json`` and ``_build/bench/bench.md``; ``--snapshot`` also
+copies the Markdown to ``benchmarks/snapshot.md``, which the book's performance page includes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+
+import embedlab
+from embedlab import explorers
+from embedlab.plots import new_figure, style
+from embedlab.widgets import png_bytes
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "_build" / "bench"
+SNAPSHOT = ROOT / "benchmarks" / "snapshot.md"
+LAB_LATENCY = OUT / "lab-latency.json"
+BIN = Path(sys.executable).parent  # the venv's bin/, as `make bench` runs it
+
+V, D = 50257, 768  # GPT-2's vocabulary and width
+N_IDS, N_CTX = 4096, 64
+EXPLORERS = (
+    "lookup_explorer",
+    "one_hot_cost_explorer",
+    "logits_explorer",
+    "alignment_explorer",
+    "flatten_explorer",
+    "saturation_explorer",
+    "budget_explorer",
+    "gradient_explorer",
+)
+SLIDER_TARGET = 0.025  # seconds per move
+NBVAL_TARGET = 60.0  # seconds for all notebooks
+WARM_BOOK_TARGET = 10.0  # seconds
+
+
+@dataclass
+class Row:
+    """One line of a table: a measured time, what it is compared with, and the target if any."""
+
+    section: str
+    what: str
+    seconds: float | None
+    runs: int
+    against: str = ""
+    against_seconds: float | None = None
+    target: str = ""
+    met: bool | None = None
+
+    @property
+    def ratio(self) -> float | None:
+        if self.seconds is None or not self.against_seconds:
+            return None
+        return self.seconds / self.against_seconds
+
+
+def median_times(
+    funcs: dict[str, Callable[[], Any]], repeat: int = 5, number: int = 1, warmup: float = 0.25
+) -> dict[str, float]:
+    """Median over ``repeat`` runs of the seconds per call of each function (a run times ``number`` calls).
+
+    Each function is first warmed up: called once, then again until ``warmup`` seconds have passed
+    (PyTorch needs about ten calls before its CPU kernels reach their steady speed). The functions
+    then take turns, run by run, so that a change in the machine's load during the measurement
+    slows all of them alike and their ratios stay fair.
+    """
+    for f in funcs.values():
+        t0 = time.perf_counter()
+        f()
+        while time.perf_counter() - t0 < warmup:
+            f()
+    runs: dict[str, list[float]] = {name: [] for name in funcs}
+    for _ in range(repeat):
+        for name, f in funcs.items():
+            t0 = time.perf_counter()
+            for _ in range(number):
+                f()
+            runs[name].append((time.perf_counter() - t0) / number)
+    return {name: statistics.median(r) for name, r in runs.items()}
+
+
+def median_time(f: Callable[[], Any], repeat: int = 5, number: int = 1, warmup: float = 0.25) -> float:
+    """Median over ``repeat`` runs of the seconds per call of ``f``: ``timeit.repeat`` reporting the median."""
+    return median_times({"f": f}, repeat, number, warmup)["f"]
+
+
+def fmt_time(s: float | None) -> str:
+    if s is None:
+        return "—"
+    if s < 1e-3:
+        return f"{s * 1e6:.0f} µs"
+    if s < 1:
+        return f"{s * 1e3:.3g} ms"
+    return f"{s:.3g} s"
+
+
+def load_average() -> float | None:
+    """The 1-minute load average: other work on the machine slows every figure."""
+    return os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+
+
+def cpu_clock() -> tuple[float, float, float] | None:
+    """Wall seconds, busy CPU seconds of the whole machine, CPU seconds of this run (with its finished children)."""
+    try:
+        f = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:8]]
+    except (OSError, ValueError):
+        return None
+    busy = (f[0] + f[1] + f[2] + f[5] + f[6]) / os.sysconf("SC_CLK_TCK")  # user nice system irq softirq
+    t = os.times()
+    return time.perf_counter(), busy, t.user + t.system + t.children_user + t.children_system
+
+
+def others_share(before: tuple[float, float, float] | None) -> float | None:
+    """Share of all cores' time used by other processes (not this run's) since ``before``."""
+    after = cpu_clock()
+    if before is None or after is None or after[0] <= before[0]:
+        return None
+    others = (after[1] - before[1]) - (after[2] - before[2])
+    return min(1.0, max(0.0, others / ((after[0] - before[0]) * (os.cpu_count() or 1))))
+
+
+def fmt_load(load: float | None) -> str:
+    return "unknown" if load is None else f"{load:.2f}"
+
+
+def n_threads() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+# -- machine ---------------------------------------------------------------------------------
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def load_torch() -> Any:
+    """PyTorch if importable (set to the same thread count as NumPy's BLAS), else None."""
+    try:
+        import torch
+    except Exception:  # absent, or an install that fails to import: measured as absent
+        return None
+    torch.set_num_threads(n_threads())
+    return torch
+
+
+def machine_info(torch: Any) -> dict[str, Any]:
+    import matplotlib as mpl
+
+    blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+    return {
+        "date": dt.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "threads": n_threads(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "blas": f"{blas.get('name', '?')} {blas.get('version', '')}".strip(),
+        "blas_threads": os.environ.get("OPENBLAS_NUM_THREADS", "default (one per core)"),
+        "matplotlib": mpl.__version__,
+        "torch": torch.__version__ if torch else "absent",
+        "embedlab": embedlab.__version__,
+        "platform": platform.platform(),
+        "load_at_start": load_average(),
+    }
+
+
+def copy_functions(threads: int, nbytes: int = 512 * 2**20) -> dict[str, Callable[[], Any]]:
+    """``np.copyto`` of a large float32 array, on one thread and on ``threads`` threads each copying a slice."""
+    src = np.ones(nbytes // 4, dtype=np.float32)
+    dst = np.zeros_like(src)
+    np.copyto(dst, src)  # every page of dst exists before timing
+    cuts = np.linspace(0, src.size, threads + 1).astype(int)
+
+    def one() -> None:
+        np.copyto(dst, src)
+
+    def many() -> None:  # np.copyto releases the GIL, so the slices are copied in parallel
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(lambda i: np.copyto(dst[cuts[i] : cuts[i + 1]], src[cuts[i] : cuts[i + 1]]), range(threads)))
+
+    return {"copy, 1 thread": one, f"copy, {threads} threads": many}
+
+
+# -- 1. library ------------------------------------------------------------------------------
+
+
+def bench_library(repeat: int, torch: Any, meta: dict[str, Any]) -> list[Row]:
+    """Each operation against its naive route, PyTorch, and (tied logits, 1 context) the bandwidth floor.
+
+    An operation and PyTorch take turns run by run (:func:`median_times`); the naive routes run apart.
+    """
+    rng = np.random.default_rng(0)
+    E = (0.02 * rng.standard_normal((V, D))).astype(np.float32)
+    ids = rng.integers(0, V, N_IDS)
+    h1 = rng.standard_normal(D).astype(np.float32)
+    h64 = rng.standard_normal((N_CTX, D)).astype(np.float32)
+    upstream = rng.standard_normal((N_IDS, D)).astype(np.float32)
+    grad_logits = (1e-3 * rng.standard_normal((N_CTX, V))).astype(np.float32)
+    if torch is not None:
+        F = torch.nn.functional
+        E_t, ids_t, h1_t, h64_t = (torch.from_numpy(a) for a in (E, ids, h1, h64))
+        up_t, gl_t = torch.from_numpy(upstream), torch.from_numpy(grad_logits)
+    parity = "≤ 1 (parity)"
+    rows: list[Row] = []
+
+    def measure(
+        what: str,
+        mine: Callable[[], Any],
+        naive: dict[str, tuple[Callable[[], Any], float]],
+        how: str,
+        theirs: Callable[[], Any] | None,
+        extra: dict[str, Callable[[], Any]] | None = None,
+    ) -> dict:
+        """Time ``mine`` in turns with PyTorch (and ``extra``), then the naive routes apart.
+
+        The naive routes, far slower and allocating hundreds of MB, are kept out of the turns so
+        that they do not disturb the close race; each comes with the factor scaling it to full size.
+        """
+        funcs = {"mine": mine, **(extra or {})}
+        if torch is not None:
+            funcs["torch"] = theirs
+        t = median_times(funcs, repeat)
+        for label, (f, scale) in naive.items():
+            t[label] = median_time(f, repeat)
+            rows.append(Row("library", what, t["mine"], repeat, label, t[label] * scale))
+        if torch is None:
+            rows.append(Row("library", what, t["mine"], repeat, f"PyTorch `{how}`: torch absent", None, parity))
+        else:
+            against = f"PyTorch CPU `{how}`, {n_threads()} threads"
+            rows.append(Row("library", what, t["mine"], repeat, against, t["torch"], parity, t["mine"] <= t["torch"]))
+        return t
+
+    k = 64
+    one_hot_route = f"naive `one_hot(ids, V) @ E` at {k} ids, time ×{N_IDS // k}"
+    measure(
+        f"`lookup(E, ids)`, {N_IDS:,} ids",
+        lambda: embedlab.lookup(E, ids),
+        {one_hot_route: (lambda: embedlab.one_hot(ids[:k], V) @ E, N_IDS / k)},
+        "F.embedding",
+        lambda: F.embedding(ids_t, E_t),
+    )
+
+    naive64 = "naive float64: `h @ E.astype(float64).T`, E copied per call"
+    copies = copy_functions(n_threads())
+    what = "`tied_logits(h, E)`, 1 context"
+    t = measure(
+        what,
+        lambda: embedlab.tied_logits(h1, E),
+        {naive64: (lambda: h1.astype(np.float64) @ E.astype(np.float64).T, 1)},
+        "F.linear(h, E)",
+        lambda: F.linear(h1_t, E_t),
+        extra=copies,
+    )
+    nbytes = 512 * 2**20
+    one, many = (2 * nbytes / t[name] for name in copies)  # bytes read + written per second
+    meta["bandwidth"] = {"one_thread": one, "all_threads": many, "bytes": nbytes}
+    floor = E.nbytes / max(one, many)
+    against = f"bandwidth floor: all of E, {E.nbytes / 1e6:.0f} MB read"
+    rows.append(Row("library", what, t["mine"], repeat, against, floor, "≤ 1.5", t["mine"] <= 1.5 * floor))
+
+    measure(
+        f"`tied_logits(h, E)`, {N_CTX} contexts",
+        lambda: embedlab.tied_logits(h64, E),
+        {naive64: (lambda: h64.astype(np.float64) @ E.astype(np.float64).T, 1)},
+        "F.linear(h, E)",
+        lambda: F.linear(h64_t, E_t),
+    )
+
+    def add_at() -> np.ndarray:
+        g = np.zeros((V, D), dtype=np.float32)
+        np.add.at(g, ids, upstream)
+        return g
+
+    c = 8
+
+    def outer_sum() -> np.ndarray:
+        g = np.zeros((V, D), dtype=np.float32)
+        for i in range(c):
+            g += np.outer(grad_logits[i], h64[i])
+        return g
+
+    naive_in = "naive `np.add.at` into zeros"
+    naive_out = f"naive sum of `np.outer` per context, at {c} contexts, time ×{N_CTX // c}"
+    t_in = measure(
+        f"`embedding_grad(ids, upstream, V)`, {N_IDS:,} ids",
+        lambda: embedlab.embedding_grad(ids, upstream, V),
+        {naive_in: (add_at, 1)},
+        "zeros(V, d).index_add_",
+        lambda: torch.zeros(V, D).index_add_(0, ids_t, up_t),
+    )
+    t_out = measure(
+        f"`output_grad(h, grad_logits)`, {N_CTX} contexts",
+        lambda: embedlab.output_grad(h64, grad_logits),
+        {naive_out: (outer_sum, N_CTX / c)},
+        "grad_logits.T @ h",
+        lambda: gl_t.T @ h64_t,
+    )
+    what = f"`tied_grad(...)`, {N_IDS:,} ids + {N_CTX} contexts"
+    t = measure(
+        what,
+        lambda: embedlab.tied_grad(ids, upstream, h64, grad_logits, V),
+        {},
+        "zeros.index_add_(...).addmm_(grad_logits.T, h)",
+        lambda: torch.zeros(V, D).index_add_(0, ids_t, up_t).addmm_(gl_t.T, h64_t),
+    )
+    naive = t_in[naive_in] + t_out[naive_out] * N_CTX / c
+    rows.insert(-1, Row("library", what, t["mine"], repeat, "naive: the two naive figures above, added", naive))
+    return rows
+
+
+# -- 2. sliders ------------------------------------------------------------------------------
+
+
+@dataclass
+class ExplorerSpec:
+    """What an explorer factory passes to ``Explorer``, captured so the naive route can reuse its ``setup``."""
+
+    setup: Callable[..., Any]
+    figsize: tuple[float, float] = (6.0, 3.2)
+    ncols: int = 1
+
+
+def capture_spec(factory: Callable[[], Any]) -> ExplorerSpec:
+    def record(title: str, controls: Any, setup: Any, *, figsize=(6.0, 3.2), ncols=1, **_: Any) -> ExplorerSpec:
+        return ExplorerSpec(setup, figsize, ncols)
+
+    with mock.patch.object(explorers, "Explorer", record):
+        return factory()
+
+
+def naive_move(spec: ExplorerSpec, values: dict[str, Any]) -> bytes:
+    """A new figure per move: fresh Figure and axes, the same setup, the update, a full draw, PNG."""
+    fig, axes = new_figure(spec.figsize, spec.ncols)
+    with style():
+        update, _ = spec.setup(fig, axes)
+    update(**values)
+    fig.canvas.draw()
+    return png_bytes(fig)
+
+
+def bench_sliders(repeat: int) -> list[Row]:
+    rows: list[Row] = []
+    every_mine: list[float] = []
+    every_naive: list[float] = []
+    naive_label = "new figure per move (Figure, setup, full draw, PNG)"
+    for name in EXPLORERS:
+        factory = getattr(explorers, name)
+        ex, spec = factory(), capture_spec(factory)
+        start = dict(ex.values)
+        for c in ex.controls:
+            ex.timed_update(**{c.name: c.values[-1]})  # warm-up
+            naive_move(spec, start)  # warm-up
+            mine, naive = [], []
+            for sweep in range(repeat):  # the naive route, far slower, sweeps once, in turn with the first sweep
+                for v in c.values:
+                    mine.append(ex.timed_update(**{c.name: v}))
+                    if sweep == 0:
+                        t0 = time.perf_counter()
+                        naive_move(spec, {**start, c.name: v})
+                        naive.append(time.perf_counter() - t0)
+            ex.update(**start)
+            every_mine += mine
+            every_naive += naive
+            med = statistics.median(mine)
+            what = f"`{name}()`: {c.label} ({len(c.values)} values)"
+            target = f"< {SLIDER_TARGET * 1e3:.0f} ms"
+            rows.append(
+                Row("sliders", what, med, len(mine), naive_label, statistics.median(naive), target, med < SLIDER_TARGET)
+            )
+    med = statistics.median(every_mine)
+    rows.append(
+        Row(
+            "sliders",
+            "**every slider move above**",
+            med,
+            len(every_mine),
+            naive_label,
+            statistics.median(every_naive),
+            f"< {SLIDER_TARGET * 1e3:.0f} ms",
+            med < SLIDER_TARGET,
+        )
+    )
+    return rows
+
+
+# -- 3. validation and build -----------------------------------------------------------------
+
+
+def run_timed(cmd: list[str], cwd: Path) -> tuple[float, int, str]:
+    """Wall seconds, exit code and the last lines of output of a subprocess."""
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    seconds = time.perf_counter() - t0
+    tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-3:])
+    return seconds, proc.returncode, tail
+
+
+def timed_runs(cmd: list[str], cwd: Path, repeat: int) -> tuple[float, str]:
+    """Median wall seconds of ``repeat`` runs, and a note naming any run that failed."""
+    times, failures = [], []
+    for _ in range(repeat):
+        seconds, rc, tail = run_timed(cmd, cwd)
+        times.append(seconds)
+        if rc != 0:
+            failures.append(f"exit {rc}: {tail.splitlines()[-1] if tail else ''}")
+    return statistics.median(times), "; ".join(failures)
+
+
+EMPTY_NOTEBOOK = {
+    "cells": [{"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [], "source": "x = 1"}],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
+
+
+def bench_notebooks(repeat: int) -> tuple[list[Row], float]:
+    pytest = [str(BIN / "python"), "-m", "pytest", "--nbval", "-q", "-p", "no:cacheprovider"]
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="embedlab-bench-") as tmp:
+        base = Path(tmp)
+        for name in ("pyproject.toml", "conftest.py"):
+            shutil.copy(ROOT / name, base / name)
+        (base / "notebooks").mkdir()
+        (base / "notebooks" / "empty.ipynb").write_text(json.dumps(EMPTY_NOTEBOOK))
+        fixed, _ = timed_runs([*pytest, "notebooks/empty.ipynb"], base, repeat)
+    fixed_label = "fixed cost: the same command on a one-cell notebook"
+    total_separate = 0.0
+    for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        seconds, failed = timed_runs([*pytest, f"notebooks/{nb.name}"], ROOT, repeat)
+        total_separate += seconds
+        what = f"`pytest --nbval notebooks/{nb.name}`" + (f" — FAILED ({failed})" if failed else "")
+        rows.append(Row("validation", what, seconds, repeat, fixed_label, fixed))
+    seconds, failed = timed_runs([*pytest, "notebooks/"], ROOT, repeat)
+    what = "**all notebooks, one `pytest --nbval notebooks/`**" + (f" — FAILED ({failed})" if failed else "")
+    ok = seconds < NBVAL_TARGET and not failed
+    rows.append(
+        Row("validation", what, seconds, repeat, "the separate runs above, added", total_separate, "< 60 s", ok)
+    )
+    return rows, seconds
+
+
+def copy_tree(dest: Path) -> None:
+    """Copy the files git would see (tracked, plus untracked ones not ignored): no _build, no .venv."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    for rel in filter(None, listed.split("\0")):
+        src = ROOT / rel
+        if src.is_file():  # skips files deleted in the work tree
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+
+
+def bench_book(repeat: int, nbval_total: float | None) -> list[Row]:
+    cold, warm, failures = [], [], []
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory(prefix="embedlab-book-") as tmp:
+            copy_tree(Path(tmp))
+            cmd = [str(BIN / "jupyter-book"), "build", "-W", "-n", "--keep-going", tmp]
+            for times in (cold, warm):
+                seconds, rc, tail = run_timed(cmd, ROOT)
+                times.append(seconds)
+                if rc != 0:
+                    failures.append(f"exit {rc}: {tail.splitlines()[-1] if tail else ''}")
+    failed = f" — FAILED ({', '.join(sorted(set(failures)))})" if failures else ""
+    cold_s, warm_s = statistics.median(cold), statistics.median(warm)
+    against = "executing the notebooks: the one-run `pytest --nbval` above"
+    return [
+        Row("build", f"`make book`, cold (fresh copy, no `_build`){failed}", cold_s, repeat, against, nbval_total),
+        Row(
+            "build",
+            f"**`make book`, warm (same copy, nothing changed)**{failed}",
+            warm_s,
+            repeat,
+            "the cold build above",
+            cold_s,
+            "< 10 s",
+            warm_s < WARM_BOOK_TARGET and not failures,
+        ),
+    ]
+
+
+# -- 4. JupyterLab latency -------------------------------------------------------------------
+
+
+def lab_latency() -> tuple[list[Row], str | None]:
+    """Rows for ``_build/bench/lab-latency.json`` (written by tests/test_lab.py), and the file's date."""
+    if not LAB_LATENCY.exists():
+        return [], None
+    stamp = dt.datetime.fromtimestamp(LAB_LATENCY.stat().st_mtime).astimezone().isoformat(timespec="seconds")
+    try:
+        data = json.loads(LAB_LATENCY.read_text())
+        target = data.get("target_median_ms")
+        naive = data.get("naive_baseline_ms")
+        goal = f"< {target} ms (the test's)" if target else ""
+        naive_label = "`naive_baseline_ms` of the file (fixed, not measured)" if naive else ""
+        naive_s = naive / 1e3 if naive else None
+        rows = []
+        for name, nb in data.get("notebooks", {}).items():
+            ms, runs = nb["median_ms"], len(nb.get("samples_ms", []))
+            met = ms < target if target else None
+            rows.append(Row("lab", f"`{name}` ({runs} presses)", ms / 1e3, runs, naive_label, naive_s, goal, met))
+        ms = data["overall_median_ms"]
+        met = ms < target if target else None
+        presses = data.get("presses", 0)
+        rows.append(Row("lab", f"**every key press** ({presses})", ms / 1e3, presses, naive_label, naive_s, goal, met))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        return [Row("lab", f"unreadable `{LAB_LATENCY.name}`: {type(exc).__name__} {exc}", None, 0)], stamp
+    return rows, stamp
+
+
+# -- output ----------------------------------------------------------------------------------
+
+
+def cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def table(rows: list[Row], mine_header: str) -> list[str]:
+    out = [
+        f"| measured | {mine_header} | against | its time | ratio | target | met? |",
+        "| --- | ---: | --- | ---: | ---: | --- | --- |",
+    ]
+    for r in rows:
+        ratio = f"{r.ratio:.3g}" if r.ratio is not None else "—"
+        met = "—" if r.met is None else ("yes" if r.met else "**no**")
+        out.append(
+            "| "
+            + " | ".join(
+                cell(x)
+                for x in (
+                    r.what,
+                    fmt_time(r.seconds),
+                    r.against or "—",
+                    fmt_time(r.against_seconds),
+                    ratio,
+                    r.target or "—",
+                    met,
+                )
+            )
+            + " |"
+        )
+    return out
+
+
+def markdown(meta: dict[str, Any], rows: list[Row]) -> str:
+    m = meta["machine"]
+    bw = meta["bandwidth"]
+    lines = [
+        f"Measured {m['date']} by `make bench` (`scripts/bench.py{meta['args']}`), in {meta['seconds']:.0f} s, on:",
+        "",
+        f"- CPU: {m['cpu']}, {m['cores']} cores ({m['threads']} usable); no GPU used",
+        f"- Python {m['python']}, NumPy {m['numpy']} ({m['blas']}, threads: {m['blas_threads']}), "
+        f"matplotlib {m['matplotlib']}, PyTorch {m['torch']}, embedlab {m['embedlab']}",
+        f"- copy bandwidth (`np.copyto` of {bw['bytes'] // 2**20} MiB, read + write counted): "
+        f"{bw['one_thread'] / 1e9:.1f} GB/s on one thread, {bw['all_threads'] / 1e9:.1f} GB/s "
+        f"on {m['threads']}; the floors use the faster",
+        f"- 1-minute load average when the run started: {fmt_load(m['load_at_start'])} "
+        "(work already running on the cores slows every figure; each section below says how much of the "
+        "cores other processes used while it ran)",
+        "",
+        "Every time is a median of several runs, after warm-up calls. "
+        "**ratio = measured time / the baseline's time, lower is better** (below 1 the measured route is faster; "
+        "against the bandwidth floor, 1 is streaming E at the measured copy bandwidth).",
+        "",
+    ]
+    sections = {
+        "library": f"**The library at GPT-2 scale** (V = {V:,}, d = {D}, float32, seeded RNG; "
+        + (
+            "PyTorch on the CPU with the same thread count; median of {n} runs, each operation taking turns "
+            "with PyTorch and the copy run by run)"
+            if m["torch"] != "absent"
+            else "PyTorch absent; median of {n} runs, tied logits of 1 context taking turns with the copy run by run)"
+        ).format(n=meta["repeat"]),
+        "sliders": "**Slider moves**: one update of each control over all its values "
+        "(compute, redraw of the kept figure, PNG encode: `Explorer.timed_update`); "
+        f"median over {meta['repeat']} sweeps of the values, the naive route over one",
+        "validation": "**Notebook validation**: wall time of "
+        f"`python -m pytest --nbval -q -p no:cacheprovider`, a fresh process each run; median of {meta['slow_repeat']}",
+        "build": "**Book build**: `jupyter-book build -W -n --keep-going` (what `make book` runs) "
+        f"in a temporary copy of the repository; median of {meta['slow_repeat']}",
+        "lab": "**JupyterLab, key press to new figure**, measured by the last `make test` "
+        f"(`_build/bench/lab-latency.json`, dated {meta.get('lab_latency_date')})",
+    }
+    for key, intro in sections.items():
+        part = [r for r in rows if r.section == key]
+        share = meta["others_cpu"].get(key)
+        if share is not None:
+            intro += f"; other processes used {share:.0%} of the cores meanwhile"
+        if part:
+            lines += [intro + ":", "", *table(part, "time" if key != "lab" else "latency"), ""]
+        elif key in ("validation", "build") and meta["quick"]:
+            lines += [intro.split(":")[0] + ": skipped (`--quick`).", ""]
+    if not meta.get("lab_latency_date"):
+        lines += [
+            "**JupyterLab latency**: no `_build/bench/lab-latency.json` (written by `make test`'s browser tests).",
+            "",
+        ]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="skip notebook validation and the book build")
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs per figure, library and sliders")
+    parser.add_argument("--slow-repeat", type=int, default=3, help="timed runs per figure, validation and build")
+    parser.add_argument("--snapshot", action="store_true", help="also write benchmarks/snapshot.md")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    torch = load_torch()
+    meta: dict[str, Any] = {"machine": machine_info(torch), "quick": args.quick}
+    meta.update(repeat=args.repeat, slow_repeat=args.slow_repeat)
+    meta["args"] = "".join(f" {a}" for a in sys.argv[1:])
+    print(f"embedlab bench on {meta['machine']['cpu']}, torch {meta['machine']['torch']}", file=sys.stderr)
+
+    others = meta["others_cpu"] = {}
+
+    def section(name: str, run: Callable[[], list[Row]]) -> list[Row]:
+        clock = cpu_clock()
+        rows = run()
+        others[name] = others_share(clock)
+        print(f"{name} done", file=sys.stderr)
+        return rows
+
+    rows = section("library", lambda: bench_library(args.repeat, torch, meta))
+    rows += section("sliders", lambda: bench_sliders(args.repeat))
+    if not args.quick:
+        nbval_total: list[float] = []
+
+        def validation() -> list[Row]:
+            nb_rows, total = bench_notebooks(args.slow_repeat)
+            nbval_total.append(total)
+            return nb_rows
+
+        rows += section("validation", validation)
+        rows += section("build", lambda: bench_book(args.slow_repeat, nbval_total[0]))
+    lab_rows, meta["lab_latency_date"] = lab_latency()
+    rows += lab_rows
+    meta["seconds"] = time.perf_counter() - started
+
+    text = markdown(meta, rows)
+    OUT.mkdir(parents=True, exist_ok=True)
+    records = [{**asdict(r), "ratio": r.ratio} for r in rows]
+    doc = {
+        "meta": meta,
+        "ratio": "measured seconds / against_seconds (lower is better)",
+        "rows": records,
+    }
+    (OUT / "bench.json").write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    (OUT / "bench.md").write_text(text)
+    if args.snapshot:
+        SNAPSHOT.write_text(text)
+    print(text)
+    written = "_build/bench/bench.json, _build/bench/bench.md" + (", benchmarks/snapshot.md" if args.snapshot else "")
+    print(f"wrote {written} in {meta['seconds']:.0f} s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
