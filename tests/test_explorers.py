@@ -26,6 +26,7 @@ from matplotlib.quiver import Quiver
 from PIL import Image
 
 from embedlab import E_TOY, TOKENS, explorers, plots
+from tests.oracles import central_diff
 
 FACTORIES = {
     "lookup": explorers.lookup_explorer,
@@ -97,20 +98,6 @@ def two_table_loss(E_in, E_out, ids, target, W):
     z = h @ E_out.T
     m = z.max()
     return float(m + np.log(np.exp(z - m).sum()) - z[target])
-
-
-def central_diff(f, A, eps=1e-6):
-    A = np.array(A, dtype=np.float64)
-    g = np.zeros_like(A)
-    for idx in np.ndindex(*A.shape):
-        old = A[idx]
-        A[idx] = old + eps
-        up = f(A)
-        A[idx] = old - eps
-        down = f(A)
-        A[idx] = old
-        g[idx] = (up - down) / (2 * eps)
-    return g
 
 
 def two_paths(ids, target, W=None):

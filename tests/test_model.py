@@ -7,6 +7,7 @@ import pytest
 
 from embedlab import E_TOY
 from embedlab.model import finite_difference_grad, tiny_model_grads, tiny_model_loss
+from tests.oracles import central_diff
 
 RNG = np.random.default_rng(2024)
 
@@ -19,20 +20,6 @@ def two_table_loss(E_in, E_out, ids, target, W):
     z = E_out @ h
     m = z.max()
     return float(m + np.log(np.sum(np.exp(z - m))) - z[target])
-
-
-def central_diff(f, A, eps=1e-6):
-    A = np.array(A, dtype=np.float64)
-    g = np.zeros_like(A)
-    for idx in np.ndindex(*A.shape):
-        old = A[idx]
-        A[idx] = old + eps
-        up = f(A)
-        A[idx] = old - eps
-        down = f(A)
-        A[idx] = old
-        g[idx] = (up - down) / (2 * eps)
-    return g
 
 
 CASES = [
