@@ -56,11 +56,11 @@ def one_hot_cost_explorer(d_model: int = 768) -> Explorer:
     grid = np.unique(np.logspace(0, np.log10(300000), 60).astype(int))
 
     def setup(fig: Any, ax: Any) -> Any:
-        mult = [one_hot_cost(int(v), d_model)["multiplies"] for v in grid]
-        plots.curve(grid, mult, ax, label="one-hot @ E: multiplications")
+        costs = [one_hot_cost(int(v), d_model) for v in grid]
+        plots.curve(grid, [c["multiplies"] for c in costs], ax, label="one-hot @ E: multiplications")
         plots.curve(
             grid,
-            [one_hot_cost(int(v), d_model)["lookup_copies"] for v in grid],
+            [c["lookup_copies"] for c in costs],
             ax,
             label="lookup: numbers copied",
             color=plots.GREEN,
