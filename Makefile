@@ -12,7 +12,7 @@ help:
 	@echo "make book       set up .venv, build the book into _build/html (open _build/html/index.html)"
 	@echo "make test       set up .venv (and Chromium when root on Debian), run ruff and the whole suite"
 	@echo "make lab        start JupyterLab on 127.0.0.1 at notebooks/"
-	@echo "make notebooks  re-execute every notebook in a fresh kernel and save its outputs"
+	@echo "make notebooks  build notebooks/*.ipynb from notebooks/sources/*.md, executed in a fresh kernel"
 	@echo "make bench      print measured speed of the library, sliders, validation and book"
 
 # The venv is (re)installed when requirements.txt or pyproject.toml change.
@@ -41,6 +41,7 @@ test: $(STAMP) browser lint
 lab: $(STAMP)
 	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.root_dir=notebooks
 
+# notebooks/sources/*.md (MyST Markdown) are the sources; the executed .ipynb files are generated.
 notebooks: $(STAMP)
 	$(BIN)/python scripts/run_notebooks.py
 
