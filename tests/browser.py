@@ -11,6 +11,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -60,3 +61,48 @@ def launch_chromium() -> Iterator[Any]:
             yield context
         finally:
             context.close()
+
+
+def site_pages(site: Path) -> list[str]:
+    """Every HTML page of the site, relative to its root (the search page and index included)."""
+    pages = [p.relative_to(site).as_posix() for p in site.rglob("*.html")]
+    return sorted(p for p in pages if not p.startswith(("_static/", "_sources/", "_images/")))
+
+
+class PageWatch:
+    """A page with the network blocked beyond our server, recording errors and blocked requests."""
+
+    def __init__(self, context: Any, base: str) -> None:
+        self.page = context.new_page()
+        self.base = base
+        self.errors: list[str] = []
+        self.blocked: list[str] = []
+        self.page.on("pageerror", lambda exc: self.errors.append(f"page error: {exc}"))
+        self.page.on("console", self._console)
+        self.page.on("requestfailed", lambda req: self.errors.append(f"request failed: {req.url}"))
+        self.page.route("**/*", self._route)
+
+    def _console(self, msg: Any) -> None:
+        if msg.type == "error":
+            self.errors.append(f"console {msg.type}: {msg.text}")
+
+    def _route(self, route: Any) -> None:
+        url = route.request.url
+        if url.startswith(self.base) or url.startswith("data:"):
+            route.continue_()
+        else:
+            self.blocked.append(url)
+            route.abort()
+
+    def open(self, path: str) -> Any:
+        response = self.page.goto(f"{self.base}/{path}", wait_until="networkidle")
+        assert response is not None and response.ok, f"{path}: HTTP {response.status if response else 'no response'}"
+        self.page.evaluate("document.fonts.ready.then(() => true)")
+        # MathJax typesets after load: wait for it when the page has math.
+        self.page.wait_for_function(
+            "!document.querySelector('.math') || document.querySelector('mjx-container') !== null", timeout=15000
+        )
+        return self.page
+
+    def close(self) -> None:
+        self.page.close()

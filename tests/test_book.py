@@ -9,18 +9,14 @@ from __future__ import annotations
 
 import functools
 import html.parser
-import http.server
 import math
 import re
-import subprocess
-import sys
-import threading
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 from urllib.parse import unquote, urljoin, urlparse
 
 import pytest
+
+from tests.browser import PageWatch, site_pages
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "_build" / "html"
@@ -28,87 +24,6 @@ NOTEBOOK_PAGES = sorted(f"notebooks/{p.stem}.html" for p in (ROOT / "notebooks")
 PAGE_BUDGET = 1.5e6  # bytes: the HTML of a page plus the local images it loads
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
-
-
-@pytest.fixture(scope="session")
-def site() -> Path:
-    """Build the book, as `make book` does, and fail on any warning or error."""
-    jb = Path(sys.executable).with_name("jupyter-book")
-    result = subprocess.run(
-        [str(jb), "build", "-W", "-n", "--keep-going", str(ROOT)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    log = result.stdout + result.stderr
-    assert result.returncode == 0, f"jupyter-book build failed:\n{log[-4000:]}"
-    assert not re.search(r"\b(WARNING|ERROR|CRITICAL): ", log), f"the build printed warnings or errors:\n{log[-4000:]}"
-    return SITE
-
-
-def site_pages(site: Path) -> list[str]:
-    """Every HTML page of the site, relative to its root (the search page and index included)."""
-    pages = [p.relative_to(site).as_posix() for p in site.rglob("*.html")]
-    return sorted(p for p in pages if not p.startswith(("_static/", "_sources/", "_images/")))
-
-
-@pytest.fixture(scope="session")
-def server(site: Path) -> Iterator[str]:
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
-    handler.log_message = lambda *args: None  # type: ignore[attr-defined]
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-class PageWatch:
-    """A page with the network blocked beyond our server, recording errors and blocked requests."""
-
-    def __init__(self, context: Any, base: str) -> None:
-        self.page = context.new_page()
-        self.base = base
-        self.errors: list[str] = []
-        self.blocked: list[str] = []
-        self.page.on("pageerror", lambda exc: self.errors.append(f"page error: {exc}"))
-        self.page.on("console", self._console)
-        self.page.on("requestfailed", lambda req: self.errors.append(f"request failed: {req.url}"))
-        self.page.route("**/*", self._route)
-
-    def _console(self, msg: Any) -> None:
-        if msg.type == "error":
-            self.errors.append(f"console {msg.type}: {msg.text}")
-
-    def _route(self, route: Any) -> None:
-        url = route.request.url
-        if url.startswith(self.base) or url.startswith("data:"):
-            route.continue_()
-        else:
-            self.blocked.append(url)
-            route.abort()
-
-    def open(self, path: str) -> Any:
-        response = self.page.goto(f"{self.base}/{path}", wait_until="networkidle")
-        assert response is not None and response.ok, f"{path}: HTTP {response.status if response else 'no response'}"
-        self.page.evaluate("document.fonts.ready.then(() => true)")
-        # MathJax typesets after load: wait for it when the page has math.
-        self.page.wait_for_function(
-            "!document.querySelector('.math') || document.querySelector('mjx-container') !== null", timeout=15000
-        )
-        return self.page
-
-    def close(self) -> None:
-        self.page.close()
-
-
-@pytest.fixture
-def watch(chromium: Any, server: str) -> Iterator[PageWatch]:
-    w = PageWatch(chromium, server)
-    yield w
-    w.close()
 
 
 def test_every_page_loads_offline_without_errors(site: Path, watch: PageWatch) -> None:
