@@ -14,7 +14,7 @@ into ``notebooks/<name>.ipynb``: read with jupytext, executed top to bottom with
 
 Usage::
 
-    python scripts/run_notebooks.py                # rebuild every notebook
+    python scripts/run_notebooks.py                # format the sources' code, rebuild every notebook
     python scripts/run_notebooks.py A-lookup       # rebuild one (by name, source or notebook path)
     python scripts/run_notebooks.py --check        # rebuild in memory; exit 1 if a committed .ipynb differs
 """
@@ -25,6 +25,7 @@ import argparse
 import difflib
 import hashlib
 import re
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -83,6 +84,26 @@ def normalise(nb: nbformat.NotebookNode) -> None:
             output.get("data", {}).pop(WIDGET_VIEW, None)
             if output.get("output_type") == "error":
                 output["traceback"] = [t for t in output["traceback"] if not _is_library_frame(t)]
+
+
+def format_source(name: str) -> None:
+    """Format the code cells of a source in place with the project's ruff (jupytext pipes each cell through it).
+
+    The .ipynb is generated from the source, so formatting the source keeps `ruff format --check`
+    of the notebooks green without ever editing a generated file.
+    """
+    ruff = Path(sys.executable).with_name("ruff")
+    subprocess.run(
+        [
+            str(Path(sys.executable).with_name("jupytext")),
+            "--quiet",
+            "--pipe",
+            f"{ruff} format --quiet --stdin-filename cell.py -",
+            str(source_path(name)),
+        ],
+        cwd=ROOT,
+        check=True,
+    )
 
 
 def build(name: str) -> tuple[str, float]:
@@ -173,6 +194,8 @@ def main(argv: list[str]) -> int:
         if not source_path(name).exists():
             failures.append(f"no source notebooks/sources/{name}.md")
             continue
+        if not args.check:
+            format_source(name)
         text, seconds = build(name)
         if args.check:
             problem = output_mismatch(name, text)

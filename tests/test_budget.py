@@ -136,7 +136,8 @@ def test_real_models_entries_are_well_formed():
     names = [m["name"] for m in REAL_MODELS]
     assert len(names) == len(set(names))
     for m in REAL_MODELS:
-        assert set(m) == {"name", "vocab_size", "d_model", "tied"}
+        assert set(m) == {"name", "vocab_size", "d_model", "tied", "output_bias"}
+        assert type(m["output_bias"]) is bool
         assert type(m["vocab_size"]) is int and m["vocab_size"] > 0
         assert type(m["d_model"]) is int and m["d_model"] > 0
         assert type(m["tied"]) is bool
@@ -159,3 +160,9 @@ def test_real_models_known_configs(name, V, d, tied):
     """Spot-check entries against the public configs."""
     m = next(m for m in REAL_MODELS if m["name"] == name)
     assert (m["vocab_size"], m["d_model"], m["tied"]) == (V, d, tied)
+
+
+def test_real_models_output_biases():
+    """Heads with their own bias: GPT-J's untied lm_head (a Linear with bias) and BERT's tied MLM decoder."""
+    with_bias = {m["name"] for m in REAL_MODELS if m["output_bias"]}
+    assert with_bias == {"GPT-J 6B", "BERT-base uncased"}

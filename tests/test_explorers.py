@@ -25,7 +25,7 @@ from matplotlib.colors import to_rgba
 from matplotlib.quiver import Quiver
 from PIL import Image
 
-from embedlab import E_TOY, TOKENS, explorers, plots
+from embedlab import E_TOY, REAL_MODELS, TOKENS, explorers, plots
 from tests.oracles import central_diff
 
 FACTORIES = {
@@ -219,21 +219,24 @@ def test_lookup_readout_and_box_every_token():
     assert "[-0.90, +0.10, +0.20]" in ex.update(token_id=2)
 
 
-def test_one_hot_cost_readout_every_size():
+def test_one_hot_cost_every_model_pairs_its_own_v_and_d():
     ex = explorers.one_hot_cost_explorer()
-    point = ex.fig.findobj(lambda o: o.get_animated())[0]
-    d = 768
-    for V in ex.controls[0].values:
-        text = ex.update(vocab_size=V)
-        assert f"At V = {V:,} and d = {d}" in text
+    real = {m["name"]: (m["vocab_size"], m["d_model"]) for m in REAL_MODELS}
+    heights_seen = set()
+    for i, (name, V, d) in enumerate(explorers.SIZE_PRESETS):
+        if name != "the toy":
+            assert real[name] == (V, d), f"{name} must be drawn with its own V and d"
+        text = ex.update(preset=i)
+        assert text.startswith(f"{name} (V = {V:,}, d = {d:,})")
         assert f"does {V * d:,} multiplications" in text
         assert f"{(V - 1) * d:,} of them by zero" in text
         assert f"copies {d:,} numbers" in text
         assert f"({V:,} times less work)" in text
-        assert list(point.get_xdata()) == [V]
-        assert list(point.get_ydata()) == [V * d]
-    ex.update(vocab_size=4)
-    assert "3,072 multiplications" in ex.readout
+        heights = bar_heights(ex.axes)
+        assert heights == [V * d, d]
+        heights_seen.add(tuple(heights))
+        assert [t.get_text() for t in ex.axes.texts if t.get_animated()] == [f"{V * d:,}", f"{d:,}"]
+    assert len(heights_seen) == len(explorers.SIZE_PRESETS), "the bars move with every model"
 
 
 def check_logits(ex, h) -> None:
@@ -286,44 +289,43 @@ def test_logits_random_combinations():
     assert "probabilities [0.25, 0.25, 0.25, 0.25]" in ex.readout
 
 
-def test_alignment_at_180_degrees():
+def test_alignment_values_hold_the_peak_and_the_exact_zero_crossings():
     ex = explorers.alignment_explorer()
-    assert ex.values == {"angle": 180}
-    e = E[2]
-    u1 = [1.0, 0.0, 0.0]
-    h = [-x for x in u1]  # cos 180 u1 + sin 180 u2
-    dot = sum(a * b for a, b in zip(h, e, strict=True))
-    assert f"dot product {dot:+.2f}" in ex.readout
-    assert "dot product +0.90, aligned (positive)" in ex.readout
-    assert ex.axes.get_title() == "h . e = +0.90: aligned (positive)"
+    values = ex.controls[0].values
+    assert {0, 90, 180, 270} <= set(values)
+    ne = math.sqrt(sum(x * x for x in E[2]))
+    assert "dot product |h| |e| cos(0 deg) = " + f"+{ne:.2f}" in ex.update(angle=0)
+    assert "the largest it can be" in ex.readout
+    for angle in (90, 270):
+        assert f"cos({angle} deg) = 0.00, zero: at right angles." in ex.update(angle=angle)
+        assert ex.axes.get_title() == "h . e = 0.00, zero"
+    assert f"= -{ne:.2f}, negative: the most negative" in ex.update(angle=180)
 
 
 def test_alignment_every_angle():
+    """h is drawn at the slider's angle from e, at true lengths; the dot is |e| cos(angle)."""
     ex = explorers.alignment_explorer()
     e = E[2]  # "the"
-    rest = [0.0, e[1], e[2]]  # e minus its part along the first axis
-    nr = math.sqrt(sum(x * x for x in rest))
-    u2 = [x / nr for x in rest]
     ne = math.sqrt(sum(x * x for x in e))
     quiver = next(c for c in ex.axes.collections if isinstance(c, Quiver))
     for angle in ex.controls[0].values:
         text = ex.update(angle=angle)
         t = math.radians(angle)
-        h = [math.cos(t) * a + math.sin(t) * b for a, b in zip([1.0, 0.0, 0.0], u2, strict=True)]
-        dot = sum(a * b for a, b in zip(h, e, strict=True))
-        between = math.degrees(math.acos(max(-1.0, min(1.0, dot / ne))))
+        dot = ne * math.cos(t)  # |h| = 1
         vh, ve = vectors(text)
-        assert vh == pytest.approx(h, abs=0.0051)
+        assert math.sqrt(sum(x * x for x in vh)) == pytest.approx(1.0, abs=0.01)
         assert ve == pytest.approx(e, abs=0.0051)
-        assert f"at {angle} degrees" in text
-        assert number_after(text, "dot product") == pytest.approx(dot, abs=0.0051)
-        assert number_after(text, "angle between them") == pytest.approx(between, abs=0.51)
-        sign = "aligned (positive)" if dot > 0 else "anti-aligned (negative)"
-        assert text.endswith(f", {sign}.")
-        assert ex.axes.get_title() == f"h . e = {dot:+.2f}: {sign}"
-        # arrows: e and h drawn in the plane at their true coordinates
-        np.testing.assert_allclose(quiver.U, [-0.9, math.cos(t)], atol=1e-12)
-        np.testing.assert_allclose(quiver.V, [nr, math.sin(t)], atol=1e-12)
+        assert f"at {angle} degrees from e" in text
+        shown = float(re.search(r"cos\(\d+ deg\) = ([+-]?[\d.]+)", text).group(1))
+        assert shown == pytest.approx(dot, abs=0.0051)
+        if abs(dot) > 1e-9:
+            assert ("positive" in text) == (dot > 0) and ("negative" in text) == (dot < 0)
+        # arrows: e along the first drawing axis at its true length, h at the angle from it
+        np.testing.assert_allclose(quiver.U, [ne, math.cos(t)], atol=1e-12)
+        np.testing.assert_allclose(quiver.V, [0.0, math.sin(t)], atol=1e-12)
+        # the 3-D h in the readout really is at that angle from e
+        cos_between = sum(a * b for a, b in zip(vh, e, strict=True)) / (ne * math.sqrt(sum(x * x for x in vh)))
+        assert cos_between == pytest.approx(math.cos(t), abs=0.02)
 
 
 def test_flatten_every_scale():
@@ -366,40 +368,37 @@ def test_saturation_every_t():
     assert "P0 = 0.000, each other token 0.333." in ex.update(t=-8.0)
 
 
-def test_budget_readout_gpt2_small():
-    ex = explorers.budget_explorer()
-    assert ex.values == {"vocab_size": 50257, "d_model": 768}
-    V, d = 50257, 768
-    assert 2 * V * d == 77_194_752
-    assert V * d == 38_597_376
-    text = ex.readout
-    assert "77,194,752" in text
-    assert "38,597,376" in text
-    assert f"tied with a bias {V * d + V:,}" in text
-    assert "GPT-2 small" in text
-    assert 2 * V * d * 4 / 2**20 == pytest.approx(294.47, abs=0.01)
-    assert "(294 MiB in float32)" in text
-    assert "(147 MiB)" in text
-    assert "tying saves 50.0% without a bias, 49.93% if the tied head keeps one." in text
+def test_budget_every_model_bars_are_the_shares():
+    """Each frame's segments are embedding, head and rest in % of that variant's whole model."""
+    from embedlab import architectures
 
-
-def test_budget_combinations():
     ex = explorers.budget_explorer()
-    vs, ds = (c.values for c in ex.controls)
-    combos = list(itertools.product(vs, ds))
-    combos = [combos[0], combos[-1], *random.Random(5).sample(combos, 30)]
-    for V, d in combos:
-        text = ex.update(vocab_size=V, d_model=d)
-        check_readout(text)
-        assert text.startswith(f"V = {V:,}, d = {d:,}")
-        assert f"untied {2 * V * d:,} parameters ({2 * V * d * 4 / 2**20:,.0f} MiB in float32)" in text
-        assert f"tied {V * d:,} ({V * d * 4 / 2**20:,.0f} MiB)" in text
-        assert f"tied with a bias {V * d + V:,};" in text
-        assert number_after(text, "tying saves") == 50.0
-        assert number_after(text, "without a bias,") == pytest.approx(100 * (d - 1) / (2 * d), abs=0.0051)
-        assert bar_heights(ex.axes) == pytest.approx([100.0, 50.0, 50.0 * (1 + 1 / d)], rel=1e-12)
-        notes = [a.get_text() for a in ex.axes.texts if a.get_animated()]
-        assert notes == [f"{2 * V * d:,}", f"{V * d:,}", f"{V * d + V:,}"]
+    seen = set()
+    for i, m in enumerate(REAL_MODELS):
+        text = ex.update(model=i)
+        share = architectures.embedding_share(m["name"])
+        V, d, total = m["vocab_size"], m["d_model"], share["total"]
+        head = share["head"]
+        assert share["embedding"] == V * d
+        rest = total - V * d - head
+        other_head = V * d if m["tied"] else 0
+        other_total = V * d + other_head + rest
+        expected = [
+            [100 * V * d / total, 100 * head / total, 100 * rest / total],
+            [100 * V * d / other_total, 100 * other_head / other_total, 100 * rest / other_total],
+        ]
+        rects = [p for p in ex.axes.patches if p.get_animated()]  # 3 parts x 2 rows, part by part
+        widths = [[rects[2 * part + row].get_width() for part in range(3)] for row in range(2)]
+        assert widths == [pytest.approx(w, rel=1e-12) for w in expected]
+        for row in range(2):
+            lefts = [rects[2 * part + row].get_x() for part in range(3)]
+            assert lefts == pytest.approx([0.0, expected[row][0], expected[row][0] + expected[row][1]], abs=1e-9)
+            assert sum(expected[row]) == pytest.approx(100.0)
+        assert text.startswith(f"{m['name']}: as built, {'tied' if m['tied'] else 'untied'}")
+        assert f"are {100 * (V * d + head) / total:.1f}% of {total:,} parameters" in text
+        assert f"would be {100 * (V * d + other_head) / other_total:.1f}% of {other_total:,}." in text
+        seen.add(round(expected[0][0], 6))
+    assert len(seen) > len(REAL_MODELS) // 2, "the bars change from model to model"
 
 
 def test_gradient_readout_every_combination():
@@ -532,12 +531,12 @@ def test_html_frame_counts(made):
     counts = {name: math.prod(len(c.static_values) for c in ex.controls) for name, ex in made[0].items()}
     assert counts == {
         "lookup": 4,
-        "one_hot_cost": 9,
+        "one_hot_cost": len(explorers.SIZE_PRESETS),
         "logits": 5 * 6 * 6,  # every 5th of 21, plus the worked example's 0.2 and -0.3
         "alignment": 24,
         "flatten": 21,
         "saturation": 33,
-        "budget": 10 * 11,
+        "budget": len(REAL_MODELS),
         "gradient": 16,
     }
 

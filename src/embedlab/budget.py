@@ -92,23 +92,25 @@ def param_bytes(vocab_size: int, d_model: int, *, tied: bool, output_bias: bool 
     return itemsize * param_count(vocab_size, d_model, tied=tied, output_bias=output_bias)
 
 
-#: Real models' embedding sizes (rows V, width d, tied?), from their public code and configs;
-#: see the book's sources page. ``vocab_size`` is the embedding's row count, possibly padded.
+#: Real models' embedding sizes (rows V, width d, tied?, does the output head add a bias of
+#: length V?), from their public code and configs; see the book's sources page. ``vocab_size``
+#: is the embedding's row count, possibly padded. GPT-J's ``lm_head`` is a Linear with a bias;
+#: BERT's masked-LM head keeps its own output bias although its weights are tied.
 REAL_MODELS: tuple[dict[str, Any], ...] = (
-    {"name": "GPT-2 small", "vocab_size": 50257, "d_model": 768, "tied": True},
-    {"name": "GPT-2 medium", "vocab_size": 50257, "d_model": 1024, "tied": True},
-    {"name": "GPT-2 large", "vocab_size": 50257, "d_model": 1280, "tied": True},
-    {"name": "GPT-2 XL", "vocab_size": 50257, "d_model": 1600, "tied": True},
-    {"name": "GPT-J 6B", "vocab_size": 50400, "d_model": 4096, "tied": False},
-    {"name": "GPT-NeoX-20B", "vocab_size": 50432, "d_model": 6144, "tied": False},
-    {"name": "Llama 2 7B", "vocab_size": 32000, "d_model": 4096, "tied": False},
-    {"name": "Llama 3 8B", "vocab_size": 128256, "d_model": 4096, "tied": False},
-    {"name": "Llama 3.2 1B", "vocab_size": 128256, "d_model": 2048, "tied": True},
-    {"name": "Mistral 7B v0.1", "vocab_size": 32000, "d_model": 4096, "tied": False},
-    {"name": "Gemma 2B", "vocab_size": 256000, "d_model": 2048, "tied": True},
-    {"name": "Gemma 7B", "vocab_size": 256000, "d_model": 3072, "tied": True},
-    {"name": "Qwen2.5-0.5B", "vocab_size": 151936, "d_model": 896, "tied": True},
-    {"name": "Qwen2.5-7B", "vocab_size": 152064, "d_model": 3584, "tied": False},
-    {"name": "BERT-base uncased", "vocab_size": 30522, "d_model": 768, "tied": True},
-    {"name": "T5-small", "vocab_size": 32128, "d_model": 512, "tied": True},
+    {"name": "GPT-2 small", "vocab_size": 50257, "d_model": 768, "tied": True, "output_bias": False},
+    {"name": "GPT-2 medium", "vocab_size": 50257, "d_model": 1024, "tied": True, "output_bias": False},
+    {"name": "GPT-2 large", "vocab_size": 50257, "d_model": 1280, "tied": True, "output_bias": False},
+    {"name": "GPT-2 XL", "vocab_size": 50257, "d_model": 1600, "tied": True, "output_bias": False},
+    {"name": "GPT-J 6B", "vocab_size": 50400, "d_model": 4096, "tied": False, "output_bias": True},
+    {"name": "GPT-NeoX-20B", "vocab_size": 50432, "d_model": 6144, "tied": False, "output_bias": False},
+    {"name": "Llama 2 7B", "vocab_size": 32000, "d_model": 4096, "tied": False, "output_bias": False},
+    {"name": "Llama 3 8B", "vocab_size": 128256, "d_model": 4096, "tied": False, "output_bias": False},
+    {"name": "Llama 3.2 1B", "vocab_size": 128256, "d_model": 2048, "tied": True, "output_bias": False},
+    {"name": "Mistral 7B v0.1", "vocab_size": 32000, "d_model": 4096, "tied": False, "output_bias": False},
+    {"name": "Gemma 2B", "vocab_size": 256000, "d_model": 2048, "tied": True, "output_bias": False},
+    {"name": "Gemma 7B", "vocab_size": 256000, "d_model": 3072, "tied": True, "output_bias": False},
+    {"name": "Qwen2.5-0.5B", "vocab_size": 151936, "d_model": 896, "tied": True, "output_bias": False},
+    {"name": "Qwen2.5-7B", "vocab_size": 152064, "d_model": 3584, "tied": False, "output_bias": False},
+    {"name": "BERT-base uncased", "vocab_size": 30522, "d_model": 768, "tied": True, "output_bias": True},
+    {"name": "T5-small", "vocab_size": 32128, "d_model": 512, "tied": True, "output_bias": False},
 )

@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 
 from . import plots
-from .budget import REAL_MODELS, param_bytes, param_count
-from .geometry import angle_deg, in_plane, plane_basis
+from .budget import REAL_MODELS
+from .geometry import plane_basis
 from .logits import tied_logits
 from .lookup import lookup, one_hot_cost
 from .model import tiny_model_grads
@@ -24,8 +24,8 @@ H_EXAMPLE = (0.5, 0.2, -0.3)  # the context vector of worked example C
 
 
 def _vec(v: Any, signed: bool = True) -> str:
-    fmt = "{:+.2f}" if signed else "{:.2f}"
-    return "[" + ", ".join(fmt.format(x) for x in np.asarray(v, dtype=float)) + "]"
+    values = np.asarray(v, dtype=float)
+    return "[" + ", ".join(plots.signed2(x) if signed else f"{x + 0.0:.2f}" for x in values) + "]"
 
 
 def _token_label(i: int) -> str:
@@ -50,42 +50,59 @@ def lookup_explorer() -> Explorer:
     return Explorer("Lookup: pick a token, read its row", [control], setup, figsize=(5.5, 3.0))
 
 
-def one_hot_cost_explorer(d_model: int = 768) -> Explorer:
-    """B: the one-hot product's arithmetic against a lookup's, as the vocabulary grows."""
-    sizes = (4, 10, 100, 1000, 10000, 30522, 50257, 128256, 256000)
-    grid = np.unique(np.logspace(0, np.log10(300000), 60).astype(int))
+#: (name, V, d) pairs that occur together: the toy and real models from :data:`REAL_MODELS`.
+SIZE_PRESETS: tuple[tuple[str, int, int], ...] = (
+    ("the toy", len(TOKENS), E_TOY.shape[1]),
+    *sorted(
+        (
+            (m["name"], m["vocab_size"], m["d_model"])
+            for m in REAL_MODELS
+            if m["name"] in ("T5-small", "BERT-base uncased", "GPT-2 small", "Llama 3.2 1B", "Llama 3 8B", "Gemma 2B")
+        ),
+        key=lambda preset: preset[1] * preset[2],
+    ),
+)
+
+
+def one_hot_cost_explorer(presets: tuple[tuple[str, int, int], ...] = SIZE_PRESETS) -> Explorer:
+    """B: the one-hot product's arithmetic against a lookup's, for real (V, d) pairs.
+
+    Each slider position is a model's own vocabulary and width (never a V of one model with the
+    d of another). Bars on a log scale: multiplications of ``one_hot @ E`` against numbers a
+    lookup copies.
+    """
+    labels = ["one-hot @ E: multiplications", "lookup: numbers copied"]
 
     def setup(fig: Any, ax: Any) -> Any:
-        costs = [one_hot_cost(int(v), d_model) for v in grid]
-        plots.curve(grid, [c["multiplies"] for c in costs], ax, label="one-hot @ E: multiplications")
-        plots.curve(
-            grid,
-            [c["lookup_copies"] for c in costs],
-            ax,
-            label="lookup: numbers copied",
-            color=plots.GREEN,
-        )
-        point = plots.marker(sizes[0], 1.0, ax, label="this V")
-        ax.set_xscale("log")
+        b = plots.bars([1.0, 1.0], labels, ax, color=plots.BLUE, highlight_color=plots.GREEN, annotate=False)
         ax.set_yscale("log")
-        ax.set_xlabel("vocabulary size V")
-        ax.set_ylabel(f"operations per token (d = {d_model})")
-        ax.set_title("Why nobody builds the one-hot")
-        ax.legend(loc="upper left")
+        ax.set_ylim(1, 10 ** np.ceil(np.log10(max(v * d for _, v, d in presets)) + 1))
+        ax.set_ylabel("operations per token (log scale)")
+        notes = [
+            ax.annotate("", (i, 1), ha="center", fontsize=12, xytext=(0, 3), textcoords="offset points")
+            for i in range(2)
+        ]
+        title = ax.set_title("")
 
-        def update(vocab_size: int) -> str:
+        def update(preset: int) -> str:
+            name, vocab_size, d_model = presets[preset]
             cost = one_hot_cost(vocab_size, d_model)
-            point.set_data([vocab_size], [cost["multiplies"]])
+            counts = [cost["multiplies"], cost["lookup_copies"]]
+            plots.update_bars(b, counts, highlight=1)
+            for i, (note, c) in enumerate(zip(notes, counts, strict=True)):
+                note.xy = (i, c)
+                note.set_text(f"{c:,}")
+            title.set_text(f"{name}: V = {vocab_size:,}, d = {d_model:,}")
             return (
-                f"At V = {vocab_size:,} and d = {d_model}, one-hot @ E does {cost['multiplies']:,} multiplications "
-                f"per token, {cost['wasted_multiplies']:,} of them by zero; lookup copies {cost['lookup_copies']:,} "
-                f"numbers ({cost['multiplies'] // cost['lookup_copies']:,} times less work)."
+                f"{name} (V = {vocab_size:,}, d = {d_model:,}): one-hot @ E does {cost['multiplies']:,} "
+                f"multiplications per token, {cost['wasted_multiplies']:,} of them by zero; lookup copies "
+                f"{cost['lookup_copies']:,} numbers ({cost['multiplies'] // cost['lookup_copies']:,} times less work)."
             )
 
-        return update, [point]
+        return update, [b, notes, title]
 
-    control = Control("vocab_size", "V", sizes, value=4, fmt="{:,}")
-    return Explorer("One-hot @ E against lookup as V grows", [control], setup, figsize=(6.0, 3.2))
+    control = Control("preset", "model", tuple(range(len(presets))), value=0, fmt=lambda i: presets[i][0])
+    return Explorer("One-hot @ E against lookup in real models", [control], setup, figsize=(6.0, 3.2))
 
 
 def logits_explorer() -> Explorer:
@@ -119,35 +136,56 @@ def logits_explorer() -> Explorer:
     return Explorer("Tied logits: move the context h", controls, setup, figsize=(6.4, 2.8), ncols=2)
 
 
+def _unit_circle(angle: int) -> tuple[float, float]:
+    """(cos, sin) of a whole number of degrees, exact at the quarter turns (so 90 degrees gives 0, not 6e-17)."""
+    exact = {0: (1.0, 0.0), 90: (0.0, 1.0), 180: (-1.0, 0.0), 270: (0.0, -1.0)}
+    if angle % 360 in exact:
+        return exact[angle % 360]
+    theta = np.radians(angle)
+    return float(np.cos(theta)), float(np.sin(theta))
+
+
 def alignment_explorer(token: int = 2) -> Explorer:
-    """D: rotate a unit context ``h`` in the plane of the first axis and ``e_token``; watch the sign of the dot."""
+    """D: rotate a unit context ``h`` around ``e_token`` in a plane holding it; watch the sign of the dot.
+
+    The control is the angle between ``h`` and ``e``, so its values hold the peak (0 degrees),
+    the two exact zero crossings (90 and 270) and the most negative score (180).
+    """
     e = lookup(E_TOY, token)
-    basis = plane_basis([1.0, 0.0, 0.0], e)  # u1 = first axis, u2 = e's remaining direction
-    e_2d = basis @ e  # e's coordinates in that plane: true length kept
+    basis = plane_basis(e, [1.0, 0.0, 0.0])  # u1 along e, u2 the first axis's remaining direction
+    e_2d = basis @ e  # (|e|, 0): true length kept
 
     def setup(fig: Any, ax: Any) -> Any:
         q = plots.arrows(
             [e_2d, [1.0, 0.0]], ax, labels=[f"e ({TOKENS[token]})", "h"], colors=[plots.BLUE, plots.ORANGE], limit=1.25
         )
-        ax.set_xlabel("first axis")
-        ax.set_ylabel("rest of e's direction")
+        ax.set_xlabel(f"along e ({TOKENS[token]})")
+        ax.set_ylabel("across e, in the plane")
         title = ax.set_title("")
 
         def update(angle: int) -> str:
-            h = in_plane(angle, basis)  # (3,) unit vector
+            c, s_ = _unit_circle(angle)
+            h = c * basis[0] + s_ * basis[1]  # (3,) unit vector at `angle` from e
             score = float(tied_logits(h, E_TOY)[token])
             plots.update_arrows(q, [e_2d, basis @ h])
-            sign = "aligned (positive)" if score > 1e-12 else "anti-aligned (negative)" if score < -1e-12 else "zero"
-            title.set_text(f"h . e = {score:+.2f}: {sign}")
+            if abs(score) < 1e-12:
+                sign = "zero: at right angles"
+            elif angle % 360 == 0:
+                sign = "positive: the largest it can be, h along e"
+            elif angle % 360 == 180:
+                sign = "negative: the most negative, h opposite e"
+            else:
+                sign = "positive: aligned" if score > 0 else "negative: anti-aligned"
+            title.set_text(f"h . e = {plots.signed2(score)}, {sign.split(':')[0]}")
             return (
-                f"Arrows h = {_vec(h)} at {angle} degrees from the first axis and e = {_vec(e)}: "
-                f"angle between them {angle_deg(h, e):.0f} degrees, dot product {score:+.2f}, {sign}."
+                f"h = {_vec(h)} at {angle} degrees from e = {_vec(e)}: "
+                f"dot product |h| |e| cos({angle} deg) = {plots.signed2(score)}, {sign}."
             )
 
         return update, [q, title]
 
-    control = Control("angle", "angle of h (degrees)", tuple(range(0, 360, 15)), value=180, fmt="{} deg")
-    return Explorer("Sign of alignment: rotate h", [control], setup, figsize=(4.4, 4.4))
+    control = Control("angle", "angle between h and e (degrees)", tuple(range(0, 360, 15)), value=45, fmt="{} deg")
+    return Explorer("Sign of alignment: rotate h around e", [control], setup, figsize=(4.4, 4.4))
 
 
 def flatten_explorer() -> Explorer:
@@ -177,13 +215,17 @@ def flatten_explorer() -> Explorer:
 
 
 def saturation_explorer(n_others: int = 3) -> Explorer:
-    """F: slide the winner's logit ``t``; ``P0(t) = e^t / (e^t + 3)`` saturates at 0 and 1."""
+    """F: slide token 0's logit ``t``; ``P0(t) = e^t / (e^t + 3)`` saturates at 0 and 1."""
     ts = np.linspace(-8, 8, 161)
 
     def setup(fig: Any, ax: Any) -> Any:
-        plots.curve(ts, saturation_prob(ts, n_others), ax, label="P0(t), the winner")
+        plots.curve(ts, saturation_prob(ts, n_others), ax, label="P0(t), token 0")
         plots.curve(
-            ts, (1 - saturation_prob(ts, n_others)) / n_others, ax, label="each of the other 3", color=plots.GREEN
+            ts,
+            (1 - saturation_prob(ts, n_others)) / n_others,
+            ax,
+            label=f"each of the other {n_others}",
+            color=plots.GREEN,
         )
         ax.axhline(1 / n_others, color=plots.GREY, linestyle=":", linewidth=1)
         p0 = plots.marker(0.0, 0.25, ax)
@@ -206,56 +248,73 @@ def saturation_explorer(n_others: int = 3) -> Explorer:
     return Explorer("Saturation: push one logit", [control], setup, figsize=(6.0, 3.2))
 
 
-def model_names(vocab_size: int, d_model: int) -> list[str]:
-    """Names of the real models in :data:`REAL_MODELS` with this ``V`` and ``d``."""
-    return [m["name"] for m in REAL_MODELS if m["vocab_size"] == vocab_size and m["d_model"] == d_model]
-
-
 def budget_explorer() -> Explorer:
-    """G: choose V and d (every value some real model uses); the parameter budget follows."""
-    vs = tuple(sorted({m["vocab_size"] for m in REAL_MODELS}))
-    ds = tuple(sorted({m["d_model"] for m in REAL_MODELS}))
-    labels = ["untied: 2Vd", "tied: Vd", "tied + bias: Vd + V"]
+    """G: choose a real model; see what its embedding and output head are of the whole model, tied and untied.
+
+    Two stacked bars, in % of each variant's whole-model count: the model as built and the same
+    model with the other choice (tied made untied by adding a ``V x d`` head; untied made tied by
+    dropping its head). What moves from model to model is the share, which ranges from a few
+    percent to a third.
+    """
+    from . import architectures  # whole-model counts, from each model's configuration
+
+    models = [m["name"] for m in REAL_MODELS]
+    parts = ("token embedding V x d", "output head", "rest of the model")
+    colors = (plots.BLUE, plots.ORANGE, plots.GREY)
+
+    def variants(name: str) -> list[tuple[str, int, int, int]]:
+        """(label, embedding, head, rest) as built, then with the other choice."""
+        s_ = architectures.embedding_share(name)
+        emb, head, total = s_["embedding"], s_["head"], s_["total"]
+        rest = total - emb - head
+        built = ("as built, " + ("tied" if s_["tied"] else "untied"), emb, head, rest)
+        other_head = emb if s_["tied"] else 0
+        other = ("if " + ("untied" if s_["tied"] else "tied"), emb, other_head, rest)
+        return [built, other]
 
     def setup(fig: Any, ax: Any) -> Any:
-        b = plots.bars([100, 50, 50], labels, ax, color=plots.BLUE, highlight_color=plots.GREEN, annotate=False)
-        ax.set_ylabel("% of the untied count")
-        ax.set_ylim(0, 125)
-        notes = [
-            ax.annotate("", (i, 0), ha="center", fontsize=9, xytext=(0, 2), textcoords="offset points")
-            for i in range(3)
-        ]
+        y = np.arange(2)
+        segments = []
+        for part, color in zip(parts, colors, strict=True):
+            segments.append(ax.barh(y, [1.0, 1.0], left=[0.0, 0.0], color=color, height=0.55, label=part))
+        ax.set_xlim(0, 100)
+        ax.set_ylim(-0.75, 1.45)
+        ax.invert_yaxis()
+        ax.set_xlabel("% of the whole model's parameters")
+        ax.legend(loc="upper center", ncols=3, bbox_to_anchor=(0.5, -0.28), fontsize=12)
+        labels = [ax.text(0, i - 0.32, "", va="bottom", ha="left", fontsize=12) for i in range(2)]
+        notes = [ax.text(0, i, "", va="center", ha="left", fontsize=12, fontweight="bold") for i in range(2)]
+        ax.set_yticks([])
         title = ax.set_title("")
 
-        def update(vocab_size: int, d_model: int) -> str:
-            counts = [
-                param_count(vocab_size, d_model, tied=False),
-                param_count(vocab_size, d_model, tied=True),
-                param_count(vocab_size, d_model, tied=True, output_bias=True),
-            ]
-            shares = [100 * c / counts[0] for c in counts]
-            plots.update_bars(b, shares, highlight=1)
-            for i, (note, c, share) in enumerate(zip(notes, counts, shares, strict=True)):
-                note.xy = (i, share)
-                note.set_text(f"{c:,}")
-            names = model_names(vocab_size, d_model)
-            named = f" ({', '.join(names)})" if names else ""
-            title.set_text(f"V = {vocab_size:,}, d = {d_model:,}{named}")
-            mib = [param_bytes(vocab_size, d_model, tied=t) / 2**20 for t in (False, True)]
+        def update(model: int) -> str:
+            name = models[model]
+            rows = variants(name)
+            for i, (label, emb, head, rest) in enumerate(rows):
+                total = emb + head + rest
+                widths = [100 * emb / total, 100 * head / total, 100 * rest / total]
+                left = 0.0
+                for seg, w in zip(segments, widths, strict=True):
+                    seg.patches[i].set_x(left)
+                    seg.patches[i].set_width(w)
+                    left += w
+                labels[i].set_text(label)
+                notes[i].set_text(f"{widths[0] + widths[1]:.1f}%")
+                notes[i].set_position((widths[0] + widths[1] + 1.0, i))
+            title.set_text(name)
+            (lb, e0, h0, r0), (lo, e1, h1, r1) = rows
+            t0, t1 = e0 + h0 + r0, e1 + h1 + r1
             return (
-                f"V = {vocab_size:,}, d = {d_model:,}{named}: untied {counts[0]:,} parameters "
-                f"({mib[0]:,.0f} MiB in float32), tied {counts[1]:,} ({mib[1]:,.0f} MiB), tied with a bias "
-                f"{counts[2]:,}; tying saves {100 - shares[1]:.1f}% without a bias, "
-                f"{100 - shares[2]:.2f}% if the tied head keeps one."
+                f"{name}: {lb}, the token embedding ({e0:,}) and output head ({h0:,}) are "
+                f"{100 * (e0 + h0) / t0:.1f}% of {t0:,} parameters; {lo}, they would be "
+                f"{100 * (e1 + h1) / t1:.1f}% of {t1:,}."
             )
 
-        return update, [b, notes, title]
+        artists = [p for seg in segments for p in seg.patches]
+        return update, [artists, labels, notes, title]
 
-    controls = [
-        Control("vocab_size", "V (rows)", vs, value=50257, fmt="{:,}"),
-        Control("d_model", "d (width)", ds, value=768, fmt="{:,}"),
-    ]
-    return Explorer("Memory budget of the embedding and output layers", controls, setup, figsize=(5.6, 3.0))
+    control = Control("model", "model", tuple(range(len(models))), value=0, fmt=lambda i: models[i])
+    return Explorer("Embedding and head: their share of a real model", [control], setup, figsize=(7.0, 3.0))
 
 
 def gradient_explorer(context: tuple[int, ...] = (2, 1), W: Any = None) -> Explorer:

@@ -58,6 +58,39 @@ def _ax(ax: Axes | None) -> Axes:
     return ax
 
 
+def signed2(value: float) -> str:
+    """``value`` with a sign and two decimals, never "-0.00": a value that rounds to zero is "0.00".
+
+    >>> signed2(-0.001), signed2(0.25), signed2(-1.5)
+    ('0.00', '+0.25', '-1.50')
+    """
+    text = f"{value:+.2f}"
+    return "0.00" if text in ("+0.00", "-0.00") else text
+
+
+def _points(vectors: Any, name: str = "vectors") -> np.ndarray:
+    """``vectors`` as an ``(n, 2)`` float array: one (x, y) row per arrow, nothing reshaped silently."""
+    v = np.asarray(vectors, dtype=float)
+    if v.ndim != 2 or v.shape[1] != 2 or v.shape[0] == 0:
+        raise ValueError(
+            f"{name} must have shape (n, 2), one (x, y) row per arrow, got shape {v.shape}; "
+            "project d-dimensional vectors into a plane first (embedlab.plane_basis(a, b) @ v)"
+        )
+    if not np.isfinite(v).all():
+        raise ValueError(f"{name} must be finite, got {v.tolist()}")
+    return v
+
+
+def _heights(values: Any, n: int, name: str = "values") -> np.ndarray:
+    """``values`` as ``n`` finite bar heights, or a clear error."""
+    v = np.asarray(values, dtype=float)
+    if v.ndim != 1 or v.shape[0] != n:
+        raise ValueError(f"{name} must be 1-D with one value per bar ({n}), got shape {v.shape}")
+    if not np.isfinite(v).all():
+        raise ValueError(f"{name} must be finite, got {v.tolist()}")
+    return v
+
+
 def heatmap(
     matrix: Any,
     ax: Axes | None = None,
@@ -73,8 +106,12 @@ def heatmap(
     dict
         ``image`` (AxesImage), ``box`` (Rectangle around the highlighted row) and ``texts``.
     """
-    ax = _ax(ax)
     m = np.asarray(matrix, dtype=float)
+    if m.ndim != 2 or m.size == 0 or not np.isfinite(m).all():
+        raise ValueError(f"matrix must be a non-empty finite 2-D array, got shape {m.shape}")
+    if row_labels is not None and len(row_labels) != m.shape[0]:
+        raise ValueError(f"row_labels must have one label per row ({m.shape[0]}), got {len(row_labels)}")
+    ax = _ax(ax)
     lim = float(np.abs(m).max()) or 1.0
     with style():
         image = ax.imshow(m, cmap="PuOr", vmin=-lim, vmax=lim, aspect="auto")
@@ -116,10 +153,11 @@ def bars(
 
     Returns the ``BarContainer``; move it with :func:`update_bars`.
     """
+    heights = _heights(values, len(labels))
     ax = _ax(ax)
     x = np.arange(len(labels)) + offset
     with style():
-        container = ax.bar(x, np.asarray(values, dtype=float), width=width, color=color, label=label)
+        container = ax.bar(x, heights, width=width, color=color, label=label)
         ax.set_xticks(np.arange(len(labels)), labels)
         ax.axhline(0, color=BLACK, linewidth=0.8)
         container.annotations = (
@@ -137,14 +175,14 @@ def bars(
 
 def update_bars(container: BarContainer, values: Any, highlight: int | None = None) -> None:
     """Set the heights of bars made by :func:`bars`, their value labels, and the highlighted bar."""
-    values = np.asarray(values, dtype=float)
+    values = _heights(values, len(container.patches))
     for i, (rect, value) in enumerate(zip(container.patches, values, strict=True)):
         rect.set_height(value)
         rect.set_facecolor(container.highlight_color if i == highlight else container.base_color)  # type: ignore[attr-defined]
     for note, rect, value in zip(container.annotations, container.patches, values, strict=False):  # type: ignore[attr-defined]
         x = rect.get_x() + rect.get_width() / 2
         note.xy = (x, max(value, 0.0))
-        note.set_text(f"{value:+.2f}" if value < 0 else f"{value:.2f}")
+        note.set_text(signed2(value) if value < 0 else f"{value:.2f}")
 
 
 def arrows(
@@ -159,8 +197,10 @@ def arrows(
 
     Returns the ``Quiver``; move it with :func:`update_arrows`.
     """
+    v = _points(vectors)
+    if len(colors) < len(v):
+        raise ValueError(f"colors must hold one colour per arrow ({len(v)}), got {len(colors)}")
     ax = _ax(ax)
-    v = np.asarray(vectors, dtype=float).reshape(-1, 2)
     lim = limit if limit is not None else 1.15 * float(np.abs(v).max() or 1.0)
     with style():
         # angles/scale_units/scale = "xy"/"xy"/1: an arrow's length is its length in data units.
@@ -192,7 +232,9 @@ def arrows(
 
 def update_arrows(q: Quiver, vectors: Any) -> None:
     """Point the arrows of :func:`arrows` at new 2-D vectors (labels follow the tips)."""
-    v = np.asarray(vectors, dtype=float).reshape(-1, 2)
+    v = _points(vectors)
+    if len(v) != len(q.U):
+        raise ValueError(f"vectors must have one row per arrow drawn ({len(q.U)}), got {len(v)}")
     q.set_UVC(v[:, 0], v[:, 1])
     for note, tip in zip(q.labels, v, strict=False):  # type: ignore[attr-defined]
         note.xy = tuple(tip)
@@ -200,9 +242,12 @@ def update_arrows(q: Quiver, vectors: Any) -> None:
 
 def curve(x: Any, y: Any, ax: Axes | None = None, *, label: str | None = None, color: str = BLUE, **kw: Any) -> Any:
     """A line plot of ``y`` against ``x``; returns the ``Line2D``."""
+    xs, ys = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if xs.ndim != 1 or xs.shape != ys.shape:
+        raise ValueError(f"x and y must be 1-D of the same length, got shapes {xs.shape} and {ys.shape}")
     ax = _ax(ax)
     with style():
-        (line,) = ax.plot(np.asarray(x, dtype=float), np.asarray(y, dtype=float), color=color, label=label, **kw)
+        (line,) = ax.plot(xs, ys, color=color, label=label, **kw)
     return line
 
 

@@ -1,0 +1,281 @@
+"""The chapter's static figures, one function each, so the notebooks stay thin and the tests can
+read back what every figure drew (arrow ends, line data, bar heights) against the maths.
+
+Each function returns ``(fig, artists)``: the off-screen figure and a dict of the artists that
+carry the figure's claim. No maths is written here: every number comes from the tested modules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from . import plots
+from ._validation import check_finite, check_float_array
+from .geometry import dot, plane_basis
+from .softmax import saturation_prob
+from .tokens import TOKENS
+
+
+def drawing_plane(a: Any, b: Any) -> np.ndarray:
+    """An orthonormal ``(2, d)`` basis of a plane holding ``a`` and ``b``, with its first axis along ``a``.
+
+    Like :func:`embedlab.plane_basis`, but when ``b`` is parallel to ``a`` (one line, no plane)
+    the second axis is any unit vector at right angles to ``a``, so both can still be drawn.
+
+    Examples
+    --------
+    >>> drawing_plane([2.0, 0.0, 0.0], [4.0, 0.0, 0.0]).round(12)
+    array([[1., 0., 0.],
+           [0., 1., 0.]])
+    """
+    try:
+        return plane_basis(a, b)
+    except ValueError:
+        a = np.asarray(a, dtype=float)
+        axis = np.eye(a.shape[-1])[int(np.argmin(np.abs(a)))]  # the coordinate axis least like a
+        return plane_basis(a, axis)
+
+
+def projection_panels(h: Any, E: Any, labels: Sequence[str] = TOKENS, *, axes: Any = None) -> tuple[Any, dict]:
+    """One panel per row of ``E``: the row, ``h``, and ``h``'s projection on the row's line.
+
+    Each panel is drawn in the plane of ``h`` and that row, at true lengths and angles. The
+    logit is ``h . e_j = (projection of h on e_j's direction) x |e_j|``: the title of each
+    panel writes that product out.
+
+    Returns
+    -------
+    fig, dict
+        ``arrows`` (one Quiver per panel: the row, then h), ``projections`` (Line2D, drawn just
+        under the row's line, from 0 to the signed length of h's shadow on it), ``drops``
+        (dashed Line2D from h's tip to the shadow's end), ``titles`` (Text), and ``planes``
+        (the (2, d) basis of each panel).
+    """
+    h = check_float_array(h, "h", ndim=1)
+    E = check_float_array(E, "E", ndim=2)
+    check_finite(h, "h")
+    check_finite(E, "E")
+    if E.shape[1] != h.shape[0]:
+        raise ValueError(f"h must have E's width d = {E.shape[1]}, got length {h.shape[0]}")
+    if len(labels) != E.shape[0]:
+        raise ValueError(f"labels must name every row of E ({E.shape[0]}), got {len(labels)}")
+    if axes is None:
+        fig, axes = plots.new_figure((2.9 * E.shape[0], 3.4), ncols=E.shape[0])
+    else:
+        fig = np.atleast_1d(axes)[0].figure
+    axes = np.atleast_1d(axes)
+    out: dict[str, list] = {"arrows": [], "projections": [], "drops": [], "titles": [], "planes": []}
+    lim = 1.15 * max(float(np.linalg.norm(h)), float(np.linalg.norm(E, axis=1).max()))
+    for ax, e, label in zip(axes, E, labels, strict=True):
+        norm_e = float(np.linalg.norm(e))
+        if norm_e == 0.0:
+            raise ValueError(f"row {label!r} of E is zero: it has no direction to project on")
+        basis = drawing_plane(e, h)  # first axis along the row
+        e2, h2 = basis @ e, basis @ h  # (2,), (2,): true lengths and angle
+        along = dot(h, e) / norm_e  # signed length of h's shadow on the row's line
+        q = plots.arrows([e2, h2], ax, labels=[label, "h"], colors=[plots.BLUE, plots.ORANGE], limit=lim)
+        below = -0.12 * lim  # the shadow is drawn just under the row's line, so it hides no arrow
+        with plots.style():
+            (proj,) = ax.plot([0.0, along], [below, below], color=plots.VERMILLION, linewidth=5, solid_capstyle="butt")
+            (drop,) = ax.plot([h2[0], along], [h2[1], below], color=plots.GREY, linestyle="--", linewidth=1.2)
+            title = ax.set_title(f"z({label}) = {along:+.2f} x {norm_e:.2f}\n= {dot(h, e):+.2f}", fontsize=12)
+            ax.set_xticks([])
+            ax.set_yticks([])
+            for spine in ax.spines.values():
+                spine.set_visible(False)
+        out["arrows"].append(q)
+        out["projections"].append(proj)
+        out["drops"].append(drop)
+        out["titles"].append(title)
+        out["planes"].append(basis)
+    return fig, out
+
+
+def alignment_arrows(e: Any, contexts: dict[str, Any], *, e_label: str = "e", ax: Any = None) -> tuple[Any, dict]:
+    """Worked example D: a row ``e`` and several contexts, drawn in the plane of the first axis and ``e``.
+
+    Every context must lie in that plane (the figure refuses one that does not, rather than
+    drawing its shadow as if it were the vector).
+
+    Returns
+    -------
+    fig, dict
+        ``arrows`` (Quiver: e first, then the contexts in order), ``points`` (their (n, 2)
+        coordinates) and ``plane`` (the (2, d) basis).
+    """
+    e = check_float_array(e, "e", ndim=1)
+    check_finite(e, "e")
+    first_axis = np.eye(e.shape[0])[0]
+    basis = drawing_plane(first_axis, e)
+    vectors = [e, *(check_float_array(v, f"contexts[{k!r}]", ndim=1) for k, v in contexts.items())]
+    points = np.array([basis @ v for v in vectors])  # (n, 2)
+    for (name, v), p in zip(contexts.items(), points[1:], strict=True):
+        off_plane = float(np.linalg.norm(np.asarray(v, dtype=float) - p @ basis))
+        if off_plane > 1e-9 * max(1.0, float(np.linalg.norm(v))):
+            raise ValueError(f"contexts[{name!r}] does not lie in the plane of the first axis and e")
+    if ax is None:
+        fig, ax = plots.new_figure((5.0, 5.0))
+    else:
+        fig = ax.figure
+    colors = [plots.BLUE, plots.ORANGE, plots.GREEN, plots.VERMILLION, plots.PURPLE][: len(points)]
+    q = plots.arrows(points, ax, labels=[e_label, *contexts], colors=colors, limit=1.25)
+    ax.set_xlabel("first axis")
+    ax.set_ylabel(f"rest of {e_label}'s direction")
+    return fig, {"arrows": q, "points": points, "plane": basis}
+
+
+def saturation_curves(ns: Sequence[int] = (3, 100, 50256), t: Any = None, *, ax: Any = None) -> tuple[Any, dict]:
+    """Worked example F: ``P0(t) = e^t / (e^t + n)`` for several numbers ``n`` of other tokens at 0.
+
+    Each curve crosses 1/2 at ``t = ln n``, marked with a point.
+
+    Returns
+    -------
+    fig, dict
+        ``lines`` (one Line2D per n) and ``halves`` (one marker Line2D per n at (ln n, 1/2)).
+    """
+    t = np.linspace(-6.0, 18.0, 241) if t is None else check_float_array(t, "t", ndim=1)
+    if ax is None:
+        fig, ax = plots.new_figure((7.0, 3.6))
+    else:
+        fig = ax.figure
+    colors = (plots.BLUE, plots.ORANGE, plots.GREEN, plots.VERMILLION, plots.PURPLE)
+    lines, halves = [], []
+    for n, color in zip(ns, colors, strict=False):
+        lines.append(plots.curve(t, saturation_prob(t, n), ax, label=f"n = {n:,} others", color=color))
+        halves.append(plots.marker(float(np.log(n)), 0.5, ax, color=color))
+    with plots.style():
+        ax.axhline(0.5, color=plots.GREY, linestyle=":", linewidth=1)
+        ax.set_xlabel("t, the logit of token 0 (the n others at 0)")
+        ax.set_ylabel("P0(t)")
+        ax.set_title("P0 = 1/2 where t = ln n")
+        ax.legend(loc="upper left")
+    return fig, {"lines": lines, "halves": halves}
+
+
+def gradient_sizes(n: int = 3, t: Any = None, *, ax: Any = None) -> tuple[Any, dict]:
+    """Worked example F: the slope ``P0 (1 - P0)`` against the cross-entropy gradient ``p0 - y0``.
+
+    The slope vanishes at both ends; the loss gradient on token 0's logit does not when the
+    model is sure of the wrong token (target elsewhere, t large: ``p0 - 0`` tends to 1).
+
+    Returns
+    -------
+    fig, dict
+        ``slope``, ``target_0`` and ``target_other`` (Line2D each).
+    """
+    t = np.linspace(-10.0, 10.0, 201) if t is None else check_float_array(t, "t", ndim=1)
+    p0 = saturation_prob(t, n)
+    if ax is None:
+        fig, ax = plots.new_figure((7.0, 3.6))
+    else:
+        fig = ax.figure
+    slope = plots.curve(t, p0 * (1 - p0), ax, label="slope P0 (1 - P0)")
+    target_0 = plots.curve(t, p0 - 1.0, ax, label="p0 - y0, target token 0", color=plots.GREEN)
+    target_other = plots.curve(t, p0, ax, label="p0 - y0, target another token", color=plots.VERMILLION)
+    with plots.style():
+        ax.axhline(0, color=plots.BLACK, linewidth=0.8)
+        ax.set_xlabel(f"t, the logit of token 0 ({n} others at 0)")
+        ax.set_ylabel("value")
+        ax.set_title("Saturation flattens P0, not the loss gradient")
+        ax.legend(loc="center left", fontsize=12)
+    return fig, {"slope": slope, "target_0": target_0, "target_other": target_other}
+
+
+def rank_one_rows(g_out: Any, h: Any, labels: Sequence[str] = TOKENS, *, ax: Any = None) -> tuple[Any, dict]:
+    """Worked example H: each row of the output-path gradient drawn as an arrow; all lie along ``h``.
+
+    The rows are ``(p_j - y_j) h``: one direction, different lengths and signs (rank one).
+    They are drawn in a plane holding ``h``, which holds every one of them.
+
+    Returns
+    -------
+    fig, dict
+        ``arrows`` (Quiver: h, then one arrow per row), ``points`` and ``plane``.
+    """
+    g_out = check_float_array(g_out, "g_out", ndim=2)
+    h = check_float_array(h, "h", ndim=1)
+    check_finite(g_out, "g_out")
+    if g_out.shape != (len(labels), h.shape[0]):
+        raise ValueError(f"g_out must have shape ({len(labels)}, {h.shape[0]}), got {g_out.shape}")
+    basis = drawing_plane(h, np.eye(h.shape[0])[0])
+    points = np.array([basis @ h, *(basis @ row for row in g_out)])  # (1 + V, 2)
+    if ax is None:
+        fig, ax = plots.new_figure((5.0, 5.0))
+    else:
+        fig = ax.figure
+    colors = [plots.BLACK, plots.BLUE, plots.ORANGE, plots.GREEN, plots.VERMILLION, plots.PURPLE, plots.SKY]
+    if len(points) > len(colors):
+        raise ValueError(f"rank_one_rows draws at most {len(colors) - 1} rows, got {len(points) - 1}")
+    limit = 1.15 * float(np.abs(points).max())
+    q = plots.arrows(points, ax, labels=["h", *labels], colors=colors[: len(points)], limit=limit)
+    ax.set_xlabel("along h")
+    ax.set_ylabel("across h")
+    ax.set_title("Output path: every row moves along h")
+    return fig, {"arrows": q, "points": points, "plane": basis}
+
+
+def tie_scatter(z_real: Any, z_dup: Any, i: int = 0, j: int = 1, labels: Sequence[str] = TOKENS) -> tuple[Any, dict]:
+    """Worked example E: logit ``i`` against logit ``j`` over many contexts, real rows and duplicated rows.
+
+    Returns
+    -------
+    fig, dict
+        ``points`` (one Line2D of markers per panel) and ``diagonals``.
+    """
+    panels = []
+    for name, z in (("z_real", z_real), ("z_dup", z_dup)):
+        z = check_float_array(z, name, ndim=2)
+        check_finite(z, name)
+        panels.append(z)
+    fig, axes = plots.new_figure((7.0, 3.6), ncols=2)
+    lim = 1.05 * max(float(np.abs(z[:, [i, j]]).max()) for z in panels)
+    points, diagonals = [], []
+    for ax, z, title in zip(axes, panels, ("real rows", f"{labels[j]} given {labels[i]}'s row"), strict=True):
+        with plots.style():
+            (pts,) = ax.plot(z[:, i], z[:, j], "o", markersize=3, alpha=0.6)
+            (diag,) = ax.plot([-lim, lim], [-lim, lim], color=plots.GREY, linewidth=1)
+            ax.set_xlabel(f"z_{labels[i]}")
+            ax.set_ylabel(f"z_{labels[j]}")
+            ax.set_title(title)
+            ax.set_aspect("equal")
+        points.append(pts)
+        diagonals.append(diag)
+    return fig, {"points": points, "diagonals": diagonals}
+
+
+def embedding_shares(*, ax: Any = None) -> tuple[Any, dict]:
+    """Worked example G: the token embedding and output head's share of each real model, as built.
+
+    Returns
+    -------
+    fig, dict
+        ``embedding`` and ``head`` (BarContainer of horizontal bars, in % of each model's whole
+        parameter count; the head's bars start where the embedding's end) and ``rows`` (the
+        :func:`embedlab.architectures.share_table` rows drawn, top to bottom).
+    """
+    from . import architectures  # whole-model counts from the models' configurations
+
+    rows = architectures.share_table()
+    emb = [100 * architectures.embedding_share(r.name)["embedding"] / r.total for r in rows]
+    head = [100 * architectures.embedding_share(r.name)["head"] / r.total for r in rows]
+    if ax is None:
+        fig, ax = plots.new_figure((7.5, 6.2))
+    else:
+        fig = ax.figure
+    y = np.arange(len(rows))
+    with plots.style():
+        b_emb = ax.barh(y, emb, color=plots.BLUE, label="token embedding")
+        b_head = ax.barh(y, head, left=emb, color=plots.ORANGE, label="untied output head")
+        for yi, (e_, h_) in enumerate(zip(emb, head, strict=True)):
+            ax.text(e_ + h_ + 0.6, yi, f"{e_ + h_:.1f}%", va="center", fontsize=12)
+        ax.set_yticks(y, [f"{r.name} ({'tied' if r.tied else 'untied'})" for r in rows])
+        ax.invert_yaxis()
+        ax.set_xlim(0, 1.2 * max(e_ + h_ for e_, h_ in zip(emb, head, strict=True)))
+        ax.set_xlabel("% of the whole model's parameters")
+        ax.set_title("Embedding and output head: share of each model")
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncols=2, fontsize=12)
+    return fig, {"embedding": b_emb, "head": b_head, "rows": rows}
