@@ -31,6 +31,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ._validation import _describe, check_flag, check_ids
 
 if TYPE_CHECKING:  # tiktoken is imported when the vocabulary is first loaded, not with embedlab
@@ -315,8 +317,13 @@ def _check_text(text: Any, name: str = "text") -> str:
 
 
 def _check_id_list(ids: Any) -> list[int]:
-    n = _default()[1].vocab_size
-    arr = check_ids(ids, n)
+    if isinstance(ids, (str, bytes)):
+        raise TypeError(
+            f"ids must be integer token ids, got the string {ids!r}; use embedlab.gpt2.encode(text) to get its ids"
+        )
+    if np.ndim(ids) == 1 and len(ids) == 0:
+        return []  # no tokens, as encode("") gives: decode([]) == ""
+    arr = check_ids(ids, _default()[1].vocab_size)
     if arr.ndim > 1:
         raise ValueError(f"ids must be a single id or a 1-D sequence of ids, got shape {arr.shape}")
     return [int(i) for i in arr.reshape(-1)]
@@ -371,19 +378,22 @@ def decode(ids: Any) -> str:
     Returns
     -------
     str
-        The text. A slice of ids that cuts a character's bytes in two shows the part as U+FFFD.
+        The text; ``""`` for no ids. A slice of ids that cuts a character's bytes in two shows the
+        part as U+FFFD.
 
     Raises
     ------
     TypeError
         If ``ids`` are not integers.
     ValueError
-        If ``ids`` is empty, not 1-D, or an id is negative or above 50256.
+        If ``ids`` is not 1-D or an id is negative or above 50256.
 
     Examples
     --------
     >>> decode([15496, 995])
     'Hello world'
+    >>> decode([])
+    ''
     """
     return _default()[0].decode(_check_id_list(ids))
 
