@@ -225,6 +225,45 @@ def loss_and_grads(params: dict[str, Any], batch: tuple[Any, Any]) -> tuple[floa
 # -- training ----------------------------------------------------------------------------------
 
 
+def adam_state(params: dict[str, np.ndarray]) -> dict[str, Any]:
+    """Adam's state for ``params``: the step count and both moments of every parameter, at zero."""
+    return {
+        "t": 0,
+        "m": {k: np.zeros_like(v) for k, v in params.items()},
+        "v": {k: np.zeros_like(v) for k, v in params.items()},
+    }
+
+
+def adam_step(
+    params: dict[str, np.ndarray],
+    grads: dict[str, np.ndarray],
+    state: dict[str, Any],
+    lr: float,
+    betas: tuple[float, float] = (0.9, 0.999),
+    eps: float = 1e-8,
+) -> None:
+    """One Adam update of ``params`` in place (Kingma and Ba, 2015; the form of ``torch.optim.Adam``).
+
+    A parameter entry whose gradient has always been 0 keeps its first moment at 0 and so does
+    not move at all: an untied row of ``E`` that is never read stays exactly at its initialisation.
+
+    Examples
+    --------
+    >>> p = {"E": np.array([[1.0, 2.0]])}
+    >>> st = adam_state(p)
+    >>> adam_step(p, {"E": np.array([[0.5, 0.0]])}, st, lr=0.1)
+    >>> p["E"].round(6).tolist(), st["t"]
+    ([[0.9, 2.0]], 1)
+    """
+    b1, b2 = betas
+    state["t"] += 1
+    t = state["t"]
+    for name, g in grads.items():
+        m = state["m"][name] = b1 * state["m"][name] + (1 - b1) * g
+        v = state["v"][name] = b2 * state["v"][name] + (1 - b2) * g**2
+        params[name] -= lr * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)
+
+
 @dataclass
 class TrainResult:
     """What :func:`train` records.
@@ -372,9 +411,7 @@ def train(
     rng = np.random.default_rng([seed, 1])  # the batch order: a stream apart from the initialisation
     E_init = params["E"].copy()
     ckpt = np.unique(np.linspace(0, steps, n_checkpoints).round().astype(int))
-    m = {name: np.zeros_like(v) for name, v in params.items()}  # Adam's first moment
-    s = {name: np.zeros_like(v) for name, v in params.items()}  # Adam's second moment
-    beta1, beta2, eps = 0.9, 0.999, 1e-8
+    state = adam_state(params)
 
     batch_loss = np.zeros(steps)
     rows_touched = np.zeros(steps, dtype=np.intp)
@@ -402,12 +439,7 @@ def train(
         batch_loss[step - 1] = L
         rows_touched[step - 1] = int(touched.sum())
         row_updates += touched
-        for name, g in grads.items():
-            m[name] = beta1 * m[name] + (1 - beta1) * g
-            s[name] = beta2 * s[name] + (1 - beta2) * g**2
-            m_hat = m[name] / (1 - beta1**step)
-            s_hat = s[name] / (1 - beta2**step)
-            params[name] -= lr * m_hat / (np.sqrt(s_hat) + eps)  # a row whose m is 0 stays put exactly
+        adam_step(params, grads, state, lr)
         if step in ckpt:
             record()
     seconds = time.perf_counter() - started
