@@ -8,6 +8,8 @@ import pytest
 from embedlab import param_count
 from embedlab.corpus import CLASSES, OBJECT_OF, context_windows, make_corpus
 from embedlab.train import (
+    adam_state,
+    adam_step,
     class_cosine,
     compare,
     geometry_track,
@@ -108,6 +110,21 @@ def test_matched_width_is_nearest_in_parameters():
 
 
 # ---------------------------------------------------------------- training
+def test_adam_step_against_the_paper_and_zero_gradients_never_move():
+    """Two steps against Kingma and Ba's update written out; an entry whose gradient stays 0 keeps its value."""
+    p = {"E": np.array([[1.0, -2.0]]), "bh": np.array([0.5])}
+    st = adam_state(p)
+    g1, g2 = np.array([[0.3, 0.0]]), np.array([[-0.1, 0.0]])
+    adam_step(p, {"E": g1, "bh": np.zeros(1)}, st, lr=0.1)
+    adam_step(p, {"E": g2, "bh": np.zeros(1)}, st, lr=0.1)
+    m1, v1 = 0.1 * 0.3, 0.001 * 0.09
+    m2, v2 = 0.9 * m1 + 0.1 * -0.1, 0.999 * v1 + 0.001 * 0.01
+    x = 1.0 - 0.1 * (m1 / 0.1) / (np.sqrt(v1 / 0.001) + 1e-8)
+    x -= 0.1 * (m2 / (1 - 0.9**2)) / (np.sqrt(v2 / (1 - 0.999**2)) + 1e-8)
+    assert p["E"][0, 0] == pytest.approx(x, rel=1e-12)
+    assert p["E"][0, 1] == -2.0 and p["bh"][0] == 0.5 and st["t"] == 2
+
+
 def test_training_lowers_the_loss_and_records_the_shapes():
     r = train(CORPUS, tied=False, **SHORT)
     V, d = CORPUS.vocab_size, 16
