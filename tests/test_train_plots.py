@@ -56,6 +56,8 @@ def test_geometry_scatter_and_update_move_every_class():
     assert set(art) == set(classes) and all(isinstance(a, PathCollection) for a in art.values())
     tp.update_geometry(art, track[-1], classes)
     np.testing.assert_allclose(art["food"].get_offsets(), track[-1][classes == "food"])
+    other = tp.geometry_scatter(np.zeros((3, 2)), np.array(["det", "mystery", "mystery"]))
+    assert list(other) == ["det", "mystery"] and len(other["mystery"].get_offsets()) == 2
     with pytest.raises(ValueError, match="coords must be"):
         tp.geometry_scatter(np.zeros((3, 3)), classes[:3])
 

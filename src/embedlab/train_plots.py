@@ -128,7 +128,7 @@ def drift_bars(res: CompareResult, ax: Axes | None = None, *, names: Sequence[st
     with style():
         for j, name in enumerate(names):
             per_seed = np.array([res.drift(name, ids).mean(axis=1) for ids in groups.values()])  # (groups, seeds)
-            means, stds = per_seed.mean(axis=1), per_seed.std(axis=1)
+            means, stds = per_seed.mean(axis=1), per_seed.std(axis=1, ddof=1 if per_seed.shape[1] > 1 else 0)
             x = np.arange(len(groups)) + (j - (len(names) - 1) / 2) * width
             color = CONFIG_COLORS.get(name, BLACK)
             bars = ax.bar(x, means, width, yerr=stds, color=color, label=name, capsize=3)
@@ -163,9 +163,11 @@ def geometry_scatter(
     ax = _ax(ax, (5.0, 4.2))
     out = {}
     with style():
-        for name, (color, mark) in CLASS_STYLE.items():
+        extra = [str(c) for c in dict.fromkeys(classes.tolist()) if c not in CLASS_STYLE]  # drawn as grey crosses
+        for name in [*CLASS_STYLE, *extra]:
             rows = classes == name
             if rows.any():
+                color, mark = CLASS_STYLE.get(name, (GREY, "x"))
                 out[name] = ax.scatter(*coords[rows].T, s=28, color=color, marker=mark, label=name, alpha=0.85)
         lim = limit if limit is not None else 1.1 * float(np.abs(coords).max() or 1.0)
         ax.set_xlim(-lim, lim)
