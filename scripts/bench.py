@@ -13,7 +13,8 @@ better; below 1 the measured route is the faster):
    for tied logits of one context (memory-bound: it reads all of E once), against the time to
    read E at the copy bandwidth measured here (the bandwidth floor);
 2. one slider move of each explorer (compute, redraw, PNG encode) against building a new
-   figure for every move;
+   figure for every move; then one training step of notebook I's small model against the same
+   step in bare NumPy and in PyTorch on the CPU, and one ``compare()`` against its steps alone;
 3. ``pytest --nbval`` per notebook and in total, and the book's cold and warm build in a
    temporary copy of the repository (the real ``_build/`` is untouched); skipped by ``--quick``;
 4. the JupyterLab key-press-to-figure latencies of the last ``make test``, when
@@ -436,6 +437,151 @@ def bench_sliders(repeat: int) -> list[Row]:
     return rows
 
 
+# -- 2b. training (notebook I) ---------------------------------------------------------------
+
+
+def training_batch(k: int = 3, batch_size: int = 128) -> tuple[Any, np.ndarray, np.ndarray]:
+    """The corpus of notebook I and one minibatch of its (context, target) pairs, as ``train`` draws them."""
+    from embedlab.corpus import context_windows, make_corpus
+
+    corpus = make_corpus(0)
+    ctx, y = context_windows(corpus.train, k)
+    idx = np.random.default_rng(0).permutation(len(y))[:batch_size]
+    return corpus, ctx[idx], y[idx]
+
+
+def torch_training_step(torch: Any, params: dict[str, np.ndarray], ctx: np.ndarray, y: np.ndarray, lr: float) -> Any:
+    """The same step in PyTorch: embedding, mean, tanh layer, tied or untied head, cross-entropy,
+    autograd, ``torch.optim.Adam``; float64 like embedlab. Returns ``(step, tensors)``."""
+    F = torch.nn.functional
+    t = {name: torch.tensor(v, requires_grad=True) for name, v in params.items()}
+    ctx_t, y_t = torch.from_numpy(ctx), torch.from_numpy(y)
+    opt = torch.optim.Adam(t.values(), lr=lr, betas=(0.9, 0.999), eps=1e-8)
+
+    def step() -> None:
+        opt.zero_grad(set_to_none=False)
+        x = F.embedding(ctx_t, t["E"]).mean(dim=1)
+        h = torch.tanh(x @ t["Wh"] + t["bh"])
+        logits = h @ t.get("W", t["E"]).T
+        F.cross_entropy(logits, y_t).backward()
+        opt.step()
+
+    return step, t
+
+
+def bare_numpy_step(params: dict[str, np.ndarray], ctx: np.ndarray, y: np.ndarray, lr: float) -> Any:
+    """The tied step written inline in NumPy with no argument checks (``np.add.at`` for the lookup's
+    gradient): what embedlab's validation and shared functions cost at this size. Returns ``(step, params)``."""
+    p = {name: v.copy() for name, v in params.items()}
+    m = {name: np.zeros_like(v) for name, v in p.items()}
+    v2 = {name: np.zeros_like(v) for name, v in p.items()}
+    n, k = ctx.shape
+    rows = np.arange(n)
+    count = [0]
+
+    def step() -> None:
+        E, Wh = p["E"], p["Wh"]
+        x = E[ctx].mean(axis=1)
+        h = np.tanh(x @ Wh + p["bh"])
+        z = h @ E.T
+        e = np.exp(z - z.max(axis=1, keepdims=True))
+        dz = e / e.sum(axis=1, keepdims=True)
+        dz[rows, y] -= 1
+        dz /= n
+        gE = dz.T @ h
+        da = (dz @ E) * (1 - h**2)
+        g = {"Wh": x.T @ da, "bh": da.sum(axis=0)}
+        np.add.at(gE, ctx.reshape(-1), np.repeat(da @ Wh.T / k, k, axis=0))
+        g["E"] = gE
+        count[0] += 1
+        t = count[0]
+        for name, gi in g.items():
+            m[name] = 0.9 * m[name] + 0.1 * gi
+            v2[name] = 0.999 * v2[name] + 0.001 * gi**2
+            p[name] -= lr * (m[name] / (1 - 0.9**t)) / (np.sqrt(v2[name] / (1 - 0.999**t)) + 1e-8)
+
+    return step, p
+
+
+def bench_training(repeat: int, torch: Any) -> list[Row]:
+    """One training step of notebook I's model (forward, backward, Adam) against PyTorch, a bare NumPy
+    step, and ``compare()`` (5 seeds x 3 configurations) against the cost of its steps alone.
+
+    Before timing, each route takes one step from the same parameters, and the results must agree:
+    the routes compute the same thing.
+    """
+    from embedlab.train import adam_state, adam_step, compare, init_params, loss_and_grads
+
+    corpus, ctx, y = training_batch()
+    V, d, lr = corpus.vocab_size, 16, 0.02
+    shape = f"V = {V}, d = {d}, 3-token contexts, batch {len(y)}, float64"
+    rows: list[Row] = []
+    route = {}
+    for tied in (True, False):
+        params = init_params(V, d, tied=tied, seed=0)
+        mine_p = {name: v.copy() for name, v in params.items()}
+        state = adam_state(mine_p)
+
+        def mine(mine_p: dict = mine_p, state: dict = state) -> None:
+            adam_step(mine_p, loss_and_grads(mine_p, (ctx, y))[1], state, lr)
+
+        funcs: dict[str, Callable[[], Any]] = {"mine": mine}
+        first = {name: v.copy() for name, v in params.items()}
+        adam_step(first, loss_and_grads(first, (ctx, y))[1], adam_state(first), lr)
+        if tied:
+            funcs["bare"], _ = bare_numpy_step(params, ctx, y, lr)
+            check_bare, bare_p = bare_numpy_step(params, ctx, y, lr)
+            check_bare()
+            if not np.allclose(bare_p["E"], first["E"], rtol=0, atol=1e-12):
+                raise RuntimeError("the bare NumPy step and embedlab's step disagree")
+        t = median_times(funcs, repeat, number=20)
+        if torch is not None:
+            check_step, tensors = torch_training_step(torch, params, ctx, y, lr)
+            check_step()
+            if not np.allclose(tensors["E"].detach().numpy(), first["E"], rtol=0, atol=1e-10):
+                raise RuntimeError("the PyTorch step and embedlab's step disagree")
+            # Timed apart, not in turns, and on 1 thread as well as on all: a step this small has no
+            # work worth splitting, and on a busy 2-core machine PyTorch's OpenMP threads waiting for
+            # each other (and for OpenBLAS's, still spinning after NumPy's calls) took 3 to 130 ms a step.
+            for threads in sorted({1, n_threads()}):
+                torch.set_num_threads(threads)
+                step = torch_training_step(torch, params, ctx, y, lr)[0]
+                t[f"torch {threads}"] = median_time(step, repeat, number=20)
+            torch.set_num_threads(n_threads())
+        what = f"one training step, {'tied' if tied else 'untied'} ({shape}): `loss_and_grads` + `adam_step`"
+        route[tied] = t["mine"]
+        if tied:
+            rows.append(
+                Row("training", what, t["mine"], repeat, "bare NumPy: the same step inline, no checks", t["bare"])
+            )
+        if torch is None:
+            rows.append(Row("training", what, t["mine"], repeat, "PyTorch: torch absent", None))
+        else:
+            for threads in sorted({1, n_threads()}):
+                against = (
+                    f"PyTorch CPU: autograd + `torch.optim.Adam`, float64, {threads} thread{'s' if threads > 1 else ''}"
+                )
+                rows.append(Row("training", what, t["mine"], repeat, against, t[f"torch {threads}"]))
+    t0 = time.perf_counter()
+    res = compare(corpus=corpus)
+    total = time.perf_counter() - t0
+    steps = sum(r.steps for runs in res.runs.values() for r in runs)
+    bare = sum(r.steps * route[r.tied] for runs in res.runs.values() for r in runs)  # untied at d = 16 for both
+    rows.append(
+        Row(
+            "training",
+            f"`compare()`: {len(res.seeds)} seeds x {len(res.runs)} configurations, 300 steps each, with checkpoints",
+            total,
+            1,
+            f"its {steps:,} steps at the step times above (the training alone)",
+            bare,
+            "< 30 s",
+            total < 30,
+        )
+    )
+    return rows
+
+
 # -- 3. validation and build -----------------------------------------------------------------
 
 
@@ -633,6 +779,9 @@ def markdown(meta: dict[str, Any], rows: list[Row]) -> str:
         "sliders": "**Slider moves**: one update of each control over all its values "
         "(compute, redraw of the kept figure, PNG encode: `Explorer.timed_update`); "
         f"median over {meta['repeat']} sweeps of the values, the naive route over one",
+        "training": "**Training (notebook I)**: one step of the small model, forward, backward and Adam "
+        f"(median of {meta['repeat']} runs of 20 steps; embedlab and bare NumPy take turns, "
+        "PyTorch runs apart, on 1 thread and on all), and one `compare()`",
         "validation": "**Notebook validation**: wall time of "
         f"`python -m pytest --nbval -q -p no:cacheprovider`, a fresh process each run; median of {meta['slow_repeat']}",
         "build": "**Book build**: `jupyter-book build -W -n --keep-going` (what `make book` runs) "
@@ -682,6 +831,7 @@ def main() -> None:
 
     rows = section("library", lambda: bench_library(args.repeat, torch, meta))
     rows += section("sliders", lambda: bench_sliders(args.repeat))
+    rows += section("training", lambda: bench_training(args.repeat, torch))
     if not args.quick:
         nbval_total: list[float] = []
 

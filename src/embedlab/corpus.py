@@ -1,0 +1,248 @@
+"""A small seeded synthetic language with word classes, for training tied and untied models (notebook I).
+
+Every sentence is ``<s> DET [ADJ] AGENT VERB ...``. Transitive verbs choose what kind of object
+follows (``eats`` a food, ``drives`` a vehicle, ``holds`` a tool, ``sees`` an agent); intransitive
+verbs end the sentence. Within each class the tokens play the same role and are drawn with Zipf
+weights, so every class has a few common tokens and a long tail of rare ones.
+
+The model predicts each token from the tokens before it, but nothing is predicted after the last
+token of a sentence. So the sentence-final words (objects and intransitive verbs) are only ever
+*targets*, never *inputs*: a model that reads them through ``E`` never reads their rows. The rarest
+objects do not occur in the training split at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._validation import check_size
+
+#: The word classes in vocabulary order, each a tuple of tokens, commonest first.
+CLASSES: dict[str, tuple[str, ...]] = {
+    "start": ("<s>",),
+    "det": ("the", "a", "this", "that", "every", "some"),
+    "adj": ("big", "small", "old", "new", "red", "quiet", "happy", "green", "tired", "shiny"),
+    "agent": (
+        "dog", "cat", "man", "woman", "child", "bird", "farmer", "teacher",
+        "horse", "doctor", "fox", "sailor", "baker", "owl", "pilot", "monk",
+    ),
+    "v-food": ("eats", "cooks", "buys", "tastes"),
+    "v-vehicle": ("drives", "rides", "parks", "repairs"),
+    "v-tool": ("holds", "uses", "drops", "sharpens"),
+    "v-agent": ("sees", "chases", "helps", "calls"),
+    "v-intrans": ("sleeps", "runs", "sings", "waits", "laughs", "swims", "dreams", "shivers"),
+    "food": (
+        "bread", "apple", "soup", "rice", "cheese", "fish", "cake", "egg", "pear", "plum",
+        "bean", "corn", "fig", "grape", "honey", "lemon", "melon", "nut", "olive", "onion",
+        "peach", "pie", "radish", "salad", "stew", "taco", "toast", "yam", "kiwi", "leek",
+    ),
+    "vehicle": (
+        "car", "bus", "bike", "truck", "boat", "train", "van", "cart", "scooter", "tram",
+        "canoe", "sled", "wagon", "yacht", "jeep", "ferry", "glider", "rickshaw", "barge", "kayak",
+    ),
+    "tool": (
+        "hammer", "knife", "saw", "rope", "brush", "pen", "drill", "wrench", "shovel", "axe",
+        "chisel", "rake", "ladder", "needle", "trowel", "pliers", "lathe", "awl", "sickle", "adze",
+    ),
+}  # fmt: skip
+
+#: Which class of object each kind of transitive verb takes.
+OBJECT_OF = {"v-food": "food", "v-vehicle": "vehicle", "v-tool": "tool", "v-agent": "agent"}
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """Sentences of the synthetic language as token ids, and its vocabulary.
+
+    Attributes
+    ----------
+    train, valid : tuple of numpy.ndarray
+        The sentences of each split, each an int array starting with ``<s>`` (id 0).
+    vocab : tuple of str
+        Token ``i`` is ``vocab[i]``.
+    classes : numpy.ndarray of str, shape (V,)
+        The word class of each token (a key of :data:`CLASSES`).
+    seed : int
+        The seed that generated it.
+    """
+
+    train: tuple[np.ndarray, ...]
+    valid: tuple[np.ndarray, ...]
+    vocab: tuple[str, ...]
+    classes: np.ndarray
+    seed: int
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.vocab)
+
+    def counts(self, split: str = "train") -> tuple[np.ndarray, np.ndarray]:
+        """How often each token is read and how often predicted in ``split``: ``(inputs (V,), targets (V,))``.
+
+        Every token but the last of a sentence is an input; every token but ``<s>`` is a target.
+        """
+        sentences = _split(self, split)
+        inputs = np.bincount(np.concatenate([s[:-1] for s in sentences]), minlength=self.vocab_size)
+        targets = np.bincount(np.concatenate([s[1:] for s in sentences]), minlength=self.vocab_size)
+        return inputs, targets
+
+    def never_read(self, split: str = "train") -> np.ndarray:
+        """Ids of the tokens no context of ``split`` reads: sentence-final words and tokens absent from it."""
+        inputs, _ = self.counts(split)
+        return np.flatnonzero(inputs == 0)
+
+    def target_only(self, split: str = "train") -> np.ndarray:
+        """Ids of the tokens that occur in ``split`` as targets but never as inputs."""
+        inputs, targets = self.counts(split)
+        return np.flatnonzero((inputs == 0) & (targets > 0))
+
+    def unseen(self, split: str = "train") -> np.ndarray:
+        """Ids of the tokens (other than ``<s>``) that never occur in ``split``."""
+        inputs, targets = self.counts(split)
+        return np.flatnonzero((inputs == 0) & (targets == 0))
+
+
+def _split(corpus: Corpus, split: str) -> tuple[np.ndarray, ...]:
+    if split == "train":
+        return corpus.train
+    if split == "valid":
+        return corpus.valid
+    raise ValueError(f"split must be 'train' or 'valid', got {split!r}")
+
+
+def _zipf(n: int, exponent: float) -> np.ndarray:
+    w = 1.0 / np.arange(1, n + 1) ** exponent
+    return w / w.sum()
+
+
+def make_corpus(
+    seed: int = 0,
+    n_train: int = 500,
+    n_valid: int = 400,
+    *,
+    zipf_exponent: float = 1.3,
+    p_adjective: float = 0.3,
+    p_intransitive: float = 0.2,
+) -> Corpus:
+    """Generate the synthetic language: ``n_train`` and ``n_valid`` sentences, reproducibly from ``seed``.
+
+    Parameters
+    ----------
+    seed : int, default 0
+        Seed of ``np.random.default_rng``; the same seed gives the same corpus.
+    n_train, n_valid : int, default 500 and 400
+        Sentences in each split.
+    zipf_exponent : float, default 1.3
+        Token ``r`` (0-based rank) of a class has weight ``1 / (r + 1) ** zipf_exponent``: larger
+        makes the tail rarer.
+    p_adjective : float, default 0.3
+        Chance of an adjective before each noun.
+    p_intransitive : float, default 0.2
+        Chance that the verb is intransitive and ends the sentence.
+
+    Returns
+    -------
+    Corpus
+
+    Raises
+    ------
+    TypeError
+        If ``seed`` or a sentence count is not an int, or a rate is not a real number.
+    ValueError
+        If a count is not positive, ``seed`` is negative, or a probability is outside ``[0, 1]``.
+
+    Examples
+    --------
+    >>> c = make_corpus(seed=0)
+    >>> c.vocab_size, len(c.train), len(c.valid)
+    (127, 500, 400)
+    >>> " ".join(c.vocab[i] for i in c.train[0])
+    '<s> a big dog uses this needle'
+    >>> sorted({str(c.classes[i]) for i in c.target_only()})  # sentence-final words
+    ['food', 'tool', 'v-intrans', 'vehicle']
+    >>> len(c.target_only()), len(c.unseen())  # predicted but never read; absent from training
+    (60, 18)
+    """
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be a non-negative int, got {type(seed).__name__} {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed}")
+    n_train = check_size(n_train, "n_train")
+    n_valid = check_size(n_valid, "n_valid")
+    for name, value, lo, hi in (
+        ("zipf_exponent", zipf_exponent, 0.0, np.inf),
+        ("p_adjective", p_adjective, 0.0, 1.0),
+        ("p_intransitive", p_intransitive, 0.0, 1.0),
+    ):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
+        if not lo <= value <= hi:
+            raise ValueError(f"{name} must be in [{lo}, {hi}], got {value}")
+
+    vocab = tuple(token for tokens in CLASSES.values() for token in tokens)
+    classes = np.array([name for name, tokens in CLASSES.items() for _ in tokens])
+    ids = {name: np.flatnonzero(classes == name) for name in CLASSES}
+    weights = {name: _zipf(len(tokens), zipf_exponent) for name, tokens in CLASSES.items()}
+    verb_kinds = ("v-food", "v-vehicle", "v-tool", "v-agent")
+    rng = np.random.default_rng(seed)
+
+    def draw(name: str) -> int:
+        return int(rng.choice(ids[name], p=weights[name]))
+
+    def noun_phrase(noun_class: str) -> list[int]:
+        phrase = [draw("det")]
+        if rng.random() < p_adjective:
+            phrase.append(draw("adj"))
+        return [*phrase, draw(noun_class)]
+
+    def sentence() -> np.ndarray:
+        words = [0, *noun_phrase("agent")]
+        if rng.random() < p_intransitive:
+            words.append(draw("v-intrans"))
+        else:
+            kind = verb_kinds[rng.integers(len(verb_kinds))]
+            words += [draw(kind), *noun_phrase(OBJECT_OF[kind])]
+        return np.array(words, dtype=np.intp)
+
+    train = tuple(sentence() for _ in range(n_train))
+    valid = tuple(sentence() for _ in range(n_valid))
+    return Corpus(train=train, valid=valid, vocab=vocab, classes=classes, seed=int(seed))
+
+
+def context_windows(sentences: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every (context, next token) pair of ``sentences``: the ``k`` tokens before each target.
+
+    Contexts that would reach before the start of a sentence are padded with ``<s>`` (id 0).
+
+    Parameters
+    ----------
+    sentences : sequence of 1-D int arrays
+        Each starting with ``<s>``, as in :attr:`Corpus.train`.
+    k : int
+        Context length.
+
+    Returns
+    -------
+    contexts : numpy.ndarray of shape (n, k)
+    targets : numpy.ndarray of shape (n,)
+
+    Examples
+    --------
+    >>> ctx, y = context_windows([np.array([0, 5, 7, 9])], k=2)
+    >>> ctx.tolist(), y.tolist()
+    ([[0, 0], [0, 5], [5, 7]], [5, 7, 9])
+    """
+    k = check_size(k, "k")
+    contexts, targets = [], []
+    for s in sentences:
+        s = np.asarray(s)
+        if s.ndim != 1 or s.dtype.kind not in "iu" or len(s) < 2:
+            raise ValueError("sentences must be 1-D int arrays of at least two tokens, <s> first")
+        padded = np.concatenate([np.zeros(k - 1, dtype=s.dtype), s])
+        windows = np.lib.stride_tricks.sliding_window_view(padded[:-1], k)  # (len(s) - 1, k)
+        contexts.append(windows)
+        targets.append(s[1:])
+    return np.concatenate(contexts).astype(np.intp), np.concatenate(targets).astype(np.intp)

@@ -1,0 +1,697 @@
+"""A small next-token model trained tied and untied, in NumPy with embedlab's own gradients (notebook I).
+
+The model reads the ``k`` tokens before each target, averages their rows of ``E``, optionally passes
+the mean through one hidden layer, and scores every token of the vocabulary::
+
+    x = mean(E[ctx])                      # (n, d)
+    h = tanh(x @ Wh + bh)  or  h = x      # (n, d), with or without the hidden layer
+    logits = h @ E.T   (tied)             # (n, V): the output projection *is* E
+    logits = h @ W.T   (untied)           # (n, V): a separate output matrix W
+    loss = cross_entropy(logits, targets)
+
+The backward pass is :func:`~embedlab.cross_entropy_grad`, :func:`~embedlab.output_grad` and
+:func:`~embedlab.embedding_grad` (added up by :func:`~embedlab.tied_grad` when tied): one copy of the
+maths. Training is minibatch Adam; every random choice comes from ``np.random.default_rng(seed)``.
+"""
+
+from __future__ import annotations
+
+import numbers
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ._validation import check_finite, check_flag, check_float_array, check_ids, check_size
+from .budget import param_count
+from .corpus import Corpus, context_windows, make_corpus
+from .grads import embedding_grad, output_grad, tied_grad
+from .lookup import lookup
+from .softmax import cross_entropy, cross_entropy_grad
+
+PARAM_NAMES = ("E", "W", "Wh", "bh")
+EVAL_PAIRS = 2000  # the training loss at a checkpoint is measured on this many pairs, a fixed sample
+
+
+# -- the model ---------------------------------------------------------------------------------
+
+
+def init_params(vocab_size: int, d: int, *, tied: bool, hidden: bool = True, seed: int = 0) -> dict[str, np.ndarray]:
+    """Initial parameters: ``E`` (V, d), ``W`` (V, d) when untied, ``Wh`` (d, d) and ``bh`` (d,) with a hidden layer.
+
+    ``E`` is drawn first from the seeded generator, so a tied and an untied model with the same
+    seed start from the same ``E``. Entries are normal with standard deviation ``1 / sqrt(d)``
+    (``Wh``) and 0.5 (``E``, ``W``); ``bh`` starts at 0.
+
+    Examples
+    --------
+    >>> p = init_params(10, 4, tied=False, seed=1)
+    >>> sorted(p), p["E"].shape, p["W"].shape
+    (['E', 'W', 'Wh', 'bh'], (10, 4), (10, 4))
+    >>> np.array_equal(p["E"], init_params(10, 4, tied=True, seed=1)["E"])
+    True
+    """
+    V = check_size(vocab_size, "vocab_size")
+    d = check_size(d, "d")
+    tied = check_flag(tied, "tied")
+    hidden = check_flag(hidden, "hidden")
+    rng = np.random.default_rng(_check_seed(seed))
+    params = {"E": 0.5 * rng.standard_normal((V, d))}  # (V, d)
+    W = 0.5 * rng.standard_normal((V, d))  # drawn either way, so what follows does not depend on tying
+    if not tied:
+        params["W"] = W  # (V, d)
+    if hidden:
+        params["Wh"] = rng.standard_normal((d, d)) / np.sqrt(d)  # (d, d)
+        params["bh"] = np.zeros(d)  # (d,)
+    return params
+
+
+def model_param_count(vocab_size: int, d: int, *, tied: bool, hidden: bool = True) -> int:
+    """Parameters of the model: example G's :func:`~embedlab.param_count` plus the hidden layer's ``d*d + d``.
+
+    Examples
+    --------
+    >>> model_param_count(127, 16, tied=True), model_param_count(127, 16, tied=False)
+    (2304, 4336)
+    """
+    hidden = check_flag(hidden, "hidden")
+    d = check_size(d, "d")
+    return param_count(vocab_size, d, tied=tied) + (d * d + d if hidden else 0)
+
+
+def matched_width(vocab_size: int, d: int, *, hidden: bool = True) -> int:
+    """The width ``d'`` of an untied model whose parameter count is nearest a tied model's of width ``d``.
+
+    Ties between two widths go to the smaller.
+
+    Examples
+    --------
+    >>> matched_width(127, 16)  # 2376 parameters against the tied model's 2304
+    9
+    """
+    target = model_param_count(vocab_size, d, tied=True, hidden=hidden)
+    widths = np.arange(1, d + 1)
+    gaps = [abs(model_param_count(vocab_size, int(w), tied=False, hidden=hidden) - target) for w in widths]
+    return int(widths[int(np.argmin(gaps))])
+
+
+def _check_params(params: Any) -> tuple[dict[str, np.ndarray], bool, bool]:
+    """Validate a parameter dict; return it with float arrays, and whether it is tied and has a hidden layer."""
+    if not isinstance(params, dict):
+        raise TypeError(f"params must be a dict of arrays (see init_params), got {type(params).__name__}")
+    unknown = sorted(set(params) - set(PARAM_NAMES))
+    if unknown or "E" not in params:
+        raise ValueError(f"params must hold 'E' and optionally 'W', 'Wh', 'bh'; got keys {sorted(params)}")
+    if ("Wh" in params) != ("bh" in params):
+        raise ValueError("params must hold both 'Wh' and 'bh' (a hidden layer) or neither")
+    out = {name: check_float_array(value, name) for name, value in params.items()}
+    E = out["E"]
+    if E.ndim != 2:
+        raise ValueError(f"E must be 2-D (vocab_size, d), got shape {E.shape}")
+    V, d = E.shape
+    expected = {"E": (V, d), "W": (V, d), "Wh": (d, d), "bh": (d,)}
+    for name, value in out.items():
+        if value.shape != expected[name]:
+            raise ValueError(
+                f"{name} must have shape {expected[name]} to match E of shape {E.shape}, got {value.shape}"
+            )
+        check_finite(value, name)
+    return out, "W" not in out, "Wh" in out
+
+
+def _check_batch(batch: Any, V: int) -> tuple[np.ndarray, np.ndarray]:
+    if not (isinstance(batch, tuple) and len(batch) == 2):
+        raise TypeError(f"batch must be a tuple (contexts, targets), got {type(batch).__name__}")
+    contexts = check_ids(batch[0], V, name="contexts")
+    targets = check_ids(batch[1], V, name="targets")
+    if contexts.ndim != 2 or targets.shape != contexts.shape[:1]:
+        raise ValueError(
+            "batch must be (contexts of shape (n, k), targets of shape (n,)), "
+            f"got contexts of shape {contexts.shape} and targets of shape {targets.shape}"
+        )
+    return contexts, targets
+
+
+def _forward(p: dict[str, np.ndarray], contexts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(x, h, logits)`` for already-validated parameters and contexts."""
+    x = lookup(p["E"], contexts).mean(axis=1)  # (n, d)
+    h = np.tanh(x @ p["Wh"] + p["bh"]) if "Wh" in p else x  # (n, d)
+    head = p.get("W", p["E"])  # tied: the output projection is E itself, the same array
+    return x, h, h @ head.T  # logits (n, V)
+
+
+def _eval_loss(p: dict[str, np.ndarray], contexts: np.ndarray, targets: np.ndarray, chunk: int = 256) -> float:
+    """Mean cross-entropy over many pairs, in chunks: a few small products beat one large one on a busy
+    2-core machine, where a multithreaded product waits for a thread that is descheduled."""
+    total = 0.0
+    for i in range(0, len(targets), chunk):
+        ctx, y = contexts[i : i + chunk], targets[i : i + chunk]
+        total += len(y) * cross_entropy(_forward(p, ctx)[2], y)
+    return total / len(targets)
+
+
+def loss(params: dict[str, Any], batch: tuple[Any, Any]) -> float:
+    """Mean cross-entropy of the model on ``batch = (contexts (n, k), targets (n,))``.
+
+    Examples
+    --------
+    >>> p = init_params(5, 3, tied=True, seed=0)
+    >>> round(loss(p, (np.array([[0, 1], [2, 2]]), np.array([3, 4]))), 4)
+    1.487
+    """
+    p, _, _ = _check_params(params)
+    contexts, targets = _check_batch(batch, p["E"].shape[0])
+    return cross_entropy(_forward(p, contexts)[2], targets)
+
+
+def loss_and_grads(params: dict[str, Any], batch: tuple[Any, Any]) -> tuple[float, dict[str, np.ndarray]]:
+    """The loss of :func:`loss` and its gradient with respect to every parameter.
+
+    Parameters
+    ----------
+    params : dict of str to array_like
+        ``E`` (V, d); ``W`` (V, d) for an untied head (absent: tied); ``Wh`` (d, d) and ``bh`` (d,)
+        for the hidden layer (absent: none). Finite floats.
+    batch : tuple (contexts, targets)
+        ``contexts`` int array (n, k) of the ``k`` tokens before each target, ``targets`` (n,).
+
+    Returns
+    -------
+    loss : float
+    grads : dict of str to numpy.ndarray
+        One gradient per parameter, same keys and shapes. When tied, ``grads["E"]`` is the sum
+        of the input path (:func:`~embedlab.embedding_grad`) and the output path
+        (:func:`~embedlab.output_grad`), added by :func:`~embedlab.tied_grad`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For parameters of the wrong keys, types or shapes, or ids outside ``[0, V)``.
+
+    Examples
+    --------
+    >>> p = init_params(5, 3, tied=True, seed=0)
+    >>> L, g = loss_and_grads(p, (np.array([[0, 1], [2, 2]]), np.array([3, 4])))
+    >>> round(L, 4), sorted(g), g["E"].shape
+    (1.487, ['E', 'Wh', 'bh'], (5, 3))
+    """
+    p, tied, hidden = _check_params(params)
+    V, d = p["E"].shape
+    contexts, targets = _check_batch(batch, V)
+    n, k = contexts.shape
+    x, h, logits = _forward(p, contexts)
+    L = cross_entropy(logits, targets)
+    dz = cross_entropy_grad(logits, targets)  # (n, V): (softmax - one_hot) / n
+    grads: dict[str, np.ndarray] = {}
+    dh = dz @ p.get("W", p["E"])  # (n, d)
+    if hidden:
+        da = dh * (1.0 - h**2)  # back through tanh, (n, d)
+        grads["Wh"] = x.T @ da  # (d, d)
+        grads["bh"] = da.sum(axis=0)  # (d,)
+        dx = da @ p["Wh"].T  # (n, d)
+    else:
+        dx = dh
+    upstream = np.broadcast_to((dx / k)[:, None, :], (n, k, d))  # each of the k rows read got 1/k of x
+    if tied:
+        # Both paths reach the one matrix: input (rows read) + output (every row).
+        grads["E"] = tied_grad(contexts, upstream, h, dz, V)  # (V, d)
+    else:
+        grads["E"] = embedding_grad(contexts, upstream, V)  # input path only: rows read, others exactly 0
+        grads["W"] = output_grad(h, dz)  # the output path lands on W instead, (V, d)
+    return L, grads
+
+
+# -- training ----------------------------------------------------------------------------------
+
+
+def adam_state(params: dict[str, np.ndarray]) -> dict[str, Any]:
+    """Adam's state for ``params``: the step count and both moments of every parameter, at zero."""
+    return {
+        "t": 0,
+        "m": {k: np.zeros_like(v) for k, v in params.items()},
+        "v": {k: np.zeros_like(v) for k, v in params.items()},
+    }
+
+
+def adam_step(
+    params: dict[str, np.ndarray],
+    grads: dict[str, np.ndarray],
+    state: dict[str, Any],
+    lr: float,
+    betas: tuple[float, float] = (0.9, 0.999),
+    eps: float = 1e-8,
+) -> None:
+    """One Adam update of ``params`` in place (Kingma and Ba, 2015; the form of ``torch.optim.Adam``).
+
+    A parameter entry whose gradient has always been 0 keeps its first moment at 0 and so does
+    not move at all: an untied row of ``E`` that is never read stays exactly at its initialisation.
+
+    Examples
+    --------
+    >>> p = {"E": np.array([[1.0, 2.0]])}
+    >>> st = adam_state(p)
+    >>> adam_step(p, {"E": np.array([[0.5, 0.0]])}, st, lr=0.1)
+    >>> p["E"].round(6).tolist(), st["t"]
+    ([[0.9, 2.0]], 1)
+    """
+    b1, b2 = betas
+    state["t"] += 1
+    t = state["t"]
+    for name, g in grads.items():
+        m = state["m"][name] = b1 * state["m"][name] + (1 - b1) * g
+        v = state["v"][name] = b2 * state["v"][name] + (1 - b2) * g**2
+        params[name] -= lr * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)
+
+
+@dataclass
+class TrainResult:
+    """What :func:`train` records.
+
+    Attributes
+    ----------
+    tied, hidden, d, k, seed, steps : as passed to :func:`train`
+    n_params : int
+        :func:`model_param_count` of the model.
+    params : dict of str to numpy.ndarray
+        The final parameters.
+    E_init : numpy.ndarray (V, d)
+        A copy of ``E`` before the first step.
+    batch_loss : numpy.ndarray (steps,)
+        The loss of each step's minibatch, before its update.
+    checkpoint_steps : numpy.ndarray (c,)
+        Steps after which the state was recorded; 0 is the initialisation, the last is ``steps``.
+    train_loss, valid_loss : numpy.ndarray (c,)
+        Loss over the whole training and validation split at each checkpoint.
+    E_checkpoints : numpy.ndarray (c, V, d)
+        ``E`` at each checkpoint.
+    W_checkpoints : numpy.ndarray (c, V, d) or None
+        The untied output matrix at each checkpoint (None when tied).
+    rows_touched : numpy.ndarray (steps,)
+        How many rows of ``E`` got a non-zero gradient at each step.
+    row_updates : numpy.ndarray (V,)
+        At how many steps each row of ``E`` got a non-zero gradient.
+    seconds : float
+        Wall time of the training loop.
+    """
+
+    tied: bool
+    hidden: bool
+    d: int
+    k: int
+    seed: int
+    steps: int
+    n_params: int
+    params: dict[str, np.ndarray]
+    E_init: np.ndarray
+    batch_loss: np.ndarray
+    checkpoint_steps: np.ndarray
+    train_loss: np.ndarray
+    valid_loss: np.ndarray
+    E_checkpoints: np.ndarray
+    W_checkpoints: np.ndarray | None
+    rows_touched: np.ndarray
+    row_updates: np.ndarray
+    seconds: float = field(repr=False, default=0.0)
+
+    @property
+    def final_valid_loss(self) -> float:
+        return float(self.valid_loss[-1])
+
+
+def _check_seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"seed must be a non-negative int, got {type(seed).__name__} {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed}")
+    return int(seed)
+
+
+def _check_positive_float(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a positive real number, got {type(value).__name__} {value!r}")
+    if not 0 < value < np.inf:
+        raise ValueError(f"{name} must be a positive finite number, got {value}")
+    return float(value)
+
+
+def train(
+    corpus: Corpus | None = None,
+    *,
+    tied: bool,
+    d: int = 16,
+    hidden: bool = True,
+    k: int = 3,
+    steps: int = 300,
+    batch_size: int = 128,
+    lr: float = 0.02,
+    n_checkpoints: int = 16,
+    seed: int = 0,
+) -> TrainResult:
+    """Train the model on ``corpus`` with minibatch Adam and record loss curves, checkpoints and row updates.
+
+    Parameters
+    ----------
+    corpus : Corpus, optional
+        Default ``make_corpus(0)``.
+    tied : bool
+        Whether the output projection is ``E`` itself.
+    d : int, default 16
+        Width of ``E`` (and ``W``).
+    hidden : bool, default True
+        Whether a hidden layer ``tanh(x @ Wh + bh)`` sits between the mean of the context and the head.
+    k : int, default 3
+        Tokens of context before each target.
+    steps, batch_size : int, default 300 and 128
+        Adam steps, each on ``batch_size`` (context, target) pairs drawn without replacement.
+    lr : float, default 0.02
+        Adam's step size (betas 0.9 and 0.999).
+    n_checkpoints : int, default 16
+        How many times to record the state, spread evenly over training; at least 2 (start and end).
+    seed : int, default 0
+        Seeds the initialisation and the order of the minibatches.
+
+    Returns
+    -------
+    TrainResult
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a corpus that is not a :class:`~embedlab.corpus.Corpus`, non-bool flags, sizes that are
+        not positive ints, a non-positive ``lr``, or fewer than 2 checkpoints.
+
+    Examples
+    --------
+    >>> r = train(tied=True, steps=20, n_checkpoints=3)
+    >>> r.checkpoint_steps.tolist(), r.n_params
+    ([0, 10, 20], 2304)
+    >>> round(float(r.valid_loss[0]), 3) > round(float(r.valid_loss[-1]), 3)
+    True
+    """
+    if corpus is None:
+        corpus = make_corpus(0)
+    if not isinstance(corpus, Corpus):
+        raise TypeError(f"corpus must be an embedlab.corpus.Corpus (see make_corpus), got {type(corpus).__name__}")
+    tied = check_flag(tied, "tied")
+    hidden = check_flag(hidden, "hidden")
+    d, k, steps = check_size(d, "d"), check_size(k, "k"), check_size(steps, "steps")
+    batch_size = check_size(batch_size, "batch_size")
+    lr = _check_positive_float(lr, "lr")
+    n_checkpoints = check_size(n_checkpoints, "n_checkpoints")
+    if n_checkpoints < 2:
+        raise ValueError(f"n_checkpoints must be at least 2 (the start and the end), got {n_checkpoints}")
+    seed = _check_seed(seed)
+
+    V = corpus.vocab_size
+    train_ctx, train_y = context_windows(corpus.train, k)  # (N, k), (N,)
+    valid_ctx, valid_y = context_windows(corpus.valid, k)
+    probe = np.random.default_rng([seed, 2]).permutation(len(train_y))[:EVAL_PAIRS]  # training loss on a fixed sample
+    params = init_params(V, d, tied=tied, hidden=hidden, seed=seed)
+    rng = np.random.default_rng([seed, 1])  # the batch order: a stream apart from the initialisation
+    E_init = params["E"].copy()
+    ckpt = np.unique(np.linspace(0, steps, n_checkpoints).round().astype(int))
+    state = adam_state(params)
+
+    batch_loss = np.zeros(steps)
+    rows_touched = np.zeros(steps, dtype=np.intp)
+    row_updates = np.zeros(V, dtype=np.intp)
+    E_ckpt, W_ckpt, train_loss, valid_loss = [], [], [], []
+
+    def record() -> None:
+        E_ckpt.append(params["E"].copy())
+        if not tied:
+            W_ckpt.append(params["W"].copy())
+        train_loss.append(_eval_loss(params, train_ctx[probe], train_y[probe]))
+        valid_loss.append(_eval_loss(params, valid_ctx, valid_y))
+
+    order = rng.permutation(len(train_y))
+    cursor = 0
+    started = time.perf_counter()
+    record()
+    for step in range(1, steps + 1):
+        if cursor + batch_size > len(order):
+            order, cursor = rng.permutation(len(train_y)), 0
+        idx = order[cursor : cursor + batch_size]
+        cursor += batch_size
+        L, grads = loss_and_grads(params, (train_ctx[idx], train_y[idx]))
+        touched = np.any(grads["E"] != 0, axis=1)  # (V,) rows of E this step moves
+        batch_loss[step - 1] = L
+        rows_touched[step - 1] = int(touched.sum())
+        row_updates += touched
+        adam_step(params, grads, state, lr)
+        if step in ckpt:
+            record()
+    seconds = time.perf_counter() - started
+    return TrainResult(
+        tied=tied,
+        hidden=hidden,
+        d=d,
+        k=k,
+        seed=seed,
+        steps=steps,
+        n_params=model_param_count(V, d, tied=tied, hidden=hidden),
+        params=params,
+        E_init=E_init,
+        batch_loss=batch_loss,
+        checkpoint_steps=ckpt,
+        train_loss=np.array(train_loss),
+        valid_loss=np.array(valid_loss),
+        E_checkpoints=np.stack(E_ckpt),
+        W_checkpoints=np.stack(W_ckpt) if W_ckpt else None,
+        rows_touched=rows_touched,
+        row_updates=row_updates,
+        seconds=seconds,
+    )
+
+
+# -- experiments -------------------------------------------------------------------------------
+
+
+@dataclass
+class CompareResult:
+    """Tied against untied over several seeds: what :func:`compare` returns.
+
+    Attributes
+    ----------
+    corpus : Corpus
+        The one corpus every run trained on.
+    configs : dict of str to dict
+        For each configuration name (``"tied"``, ``"untied"``, ``"untied, same params"``), its
+        ``tied``, ``d``, ``hidden`` and ``n_params``.
+    runs : dict of str to list of TrainResult
+        One run per seed, in the order of ``seeds``.
+    seeds : tuple of int
+    seconds : float
+        Wall time of all the runs.
+    """
+
+    corpus: Corpus
+    configs: dict[str, dict[str, Any]]
+    runs: dict[str, list[TrainResult]]
+    seeds: tuple[int, ...]
+    seconds: float = field(repr=False, default=0.0)
+
+    def curves(self, name: str, which: str = "valid") -> np.ndarray:
+        """Loss at each checkpoint of each seed, ``(n_seeds, c)``; ``which`` is ``"valid"`` or ``"train"``."""
+        if which not in ("valid", "train"):
+            raise ValueError(f"which must be 'valid' or 'train', got {which!r}")
+        return np.stack([getattr(r, f"{which}_loss") for r in self._runs(name)])
+
+    def summary(self) -> dict[str, dict[str, float]]:
+        """Per configuration: width, parameters, and mean and standard deviation over seeds (``ddof=1``)
+        of the final and the best (lowest over checkpoints) validation loss, and of the final training loss."""
+        out = {}
+        for name, cfg in self.configs.items():
+            valid, train_ = self.curves(name, "valid"), self.curves(name, "train")
+            ddof = 1 if len(self.seeds) > 1 else 0
+            out[name] = {
+                "d": cfg["d"],
+                "n_params": cfg["n_params"],
+                "final_valid": float(valid[:, -1].mean()),
+                "final_valid_std": float(valid[:, -1].std(ddof=ddof)),
+                "best_valid": float(valid.min(axis=1).mean()),
+                "best_valid_std": float(valid.min(axis=1).std(ddof=ddof)),
+                "final_train": float(train_[:, -1].mean()),
+                "final_train_std": float(train_[:, -1].std(ddof=ddof)),
+            }
+        return out
+
+    def drift(self, name: str, ids: Any = None) -> np.ndarray:
+        """``||E_final[r] - E_init[r]||`` for each seed and each token ``r`` of ``ids``, ``(n_seeds, len(ids))``.
+
+        ``ids`` defaults to the tokens no training context reads (:meth:`Corpus.never_read`).
+        """
+        ids = self.corpus.never_read() if ids is None else check_ids(ids, self.corpus.vocab_size).reshape(-1)
+        return np.stack([np.linalg.norm(r.params["E"][ids] - r.E_init[ids], axis=1) for r in self._runs(name)])
+
+    def _runs(self, name: str) -> list[TrainResult]:
+        if name not in self.runs:
+            raise ValueError(f"name must be one of {sorted(self.runs)}, got {name!r}")
+        return self.runs[name]
+
+
+def compare(
+    seeds: Any = (0, 1, 2, 3, 4),
+    corpus: Corpus | None = None,
+    *,
+    d: int = 16,
+    hidden: bool = True,
+    **train_kwargs: Any,
+) -> CompareResult:
+    """Train tied at width ``d``, untied at width ``d`` and untied at the same parameter count, for every seed.
+
+    The third model's width is :func:`matched_width`: the untied width whose parameter count is
+    nearest the tied model's.
+
+    Parameters
+    ----------
+    seeds : sequence of int, default (0, 1, 2, 3, 4)
+        One run of each configuration per seed (initialisation and batch order; the corpus is shared).
+    corpus : Corpus, optional
+        Default ``make_corpus(0)``.
+    d : int, default 16
+    hidden : bool, default True
+    **train_kwargs
+        Passed on to :func:`train` (``k``, ``steps``, ``batch_size``, ``lr``, ``n_checkpoints``).
+
+    Returns
+    -------
+    CompareResult
+
+    Examples
+    --------
+    >>> res = compare(seeds=(0, 1), steps=20, n_checkpoints=2)
+    >>> {name: (cfg["d"], cfg["n_params"]) for name, cfg in res.configs.items()}
+    {'tied': (16, 2304), 'untied': (16, 4336), 'untied, same params': (9, 2376)}
+    >>> float(res.drift("untied").max())  # rows never read never move
+    0.0
+    """
+    if isinstance(seeds, (int, np.integer)) or not hasattr(seeds, "__iter__"):
+        raise TypeError(f"seeds must be a sequence of ints, got {type(seeds).__name__} {seeds!r}")
+    seeds = tuple(_check_seed(s) for s in seeds)
+    if not seeds:
+        raise ValueError("seeds must hold at least one seed, got an empty sequence")
+    if corpus is None:
+        corpus = make_corpus(0)
+    if not isinstance(corpus, Corpus):
+        raise TypeError(f"corpus must be an embedlab.corpus.Corpus (see make_corpus), got {type(corpus).__name__}")
+    d = check_size(d, "d")
+    hidden = check_flag(hidden, "hidden")
+    for key in ("tied", "d", "hidden", "seed"):
+        if key in train_kwargs:
+            raise TypeError(f"compare sets {key!r} itself; pass it to train instead")
+    V = corpus.vocab_size
+    widths = {
+        "tied": (True, d),
+        "untied": (False, d),
+        "untied, same params": (False, matched_width(V, d, hidden=hidden)),
+    }
+    configs = {
+        name: {"tied": t, "d": w, "hidden": hidden, "n_params": model_param_count(V, w, tied=t, hidden=hidden)}
+        for name, (t, w) in widths.items()
+    }
+    started = time.perf_counter()
+    runs = {
+        name: [train(corpus, tied=t, d=w, hidden=hidden, seed=s, **train_kwargs) for s in seeds]
+        for name, (t, w) in widths.items()
+    }
+    return CompareResult(corpus, configs, runs, seeds, time.perf_counter() - started)
+
+
+# -- geometry ----------------------------------------------------------------------------------
+
+
+def pca_2d(E: Any, basis: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """Project the rows of ``E`` onto its first two principal axes (or onto ``basis``).
+
+    The rows are centred on their mean; the axes come from ``np.linalg.svd`` and each is signed
+    so that its largest-magnitude entry is positive, which makes the picture reproducible.
+
+    Parameters
+    ----------
+    E : array_like of shape (V, d), d >= 2
+    basis : array_like of shape (d, 2), optional
+        Axes to project onto instead of ``E``'s own (for instance the final checkpoint's).
+
+    Returns
+    -------
+    coords : numpy.ndarray of shape (V, 2)
+    basis : numpy.ndarray of shape (d, 2)
+
+    Examples
+    --------
+    >>> coords, axes = pca_2d([[2.0, 0.0, 0.0], [-2.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, -1.0, 0.0]])
+    >>> coords.round(3).tolist()
+    [[2.0, 0.0], [-2.0, 0.0], [0.0, 1.0], [0.0, -1.0]]
+    """
+    E = check_float_array(E, "E", ndim=2)
+    check_finite(E, "E")
+    if E.shape[1] < 2:
+        raise ValueError(f"E must have at least 2 columns to project onto a plane, got shape {E.shape}")
+    centred = E - E.mean(axis=0)  # (V, d)
+    if basis is None:
+        _, _, vt = np.linalg.svd(centred, full_matrices=False)
+        basis = vt[:2].T  # (d, 2)
+        pivots = np.abs(basis).argmax(axis=0)
+        basis = basis * np.sign(basis[pivots, [0, 1]])
+    else:
+        basis = check_float_array(basis, "basis", ndim=2)
+        if basis.shape != (E.shape[1], 2):
+            raise ValueError(f"basis must have shape ({E.shape[1]}, 2), got {basis.shape}")
+    return centred @ basis, basis  # (V, 2)
+
+
+def geometry_track(E_checkpoints: Any) -> np.ndarray:
+    """Every checkpoint of ``E`` projected onto the final checkpoint's principal plane, ``(c, V, 2)``.
+
+    One plane for all steps, so that a slider over checkpoints shows the rows moving, not the axes.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> geometry_track(rng.standard_normal((3, 6, 4))).shape
+    (3, 6, 2)
+    """
+    stack = check_float_array(E_checkpoints, "E_checkpoints", ndim=3)
+    _, basis = pca_2d(stack[-1])
+    return np.stack([pca_2d(E, basis)[0] for E in stack])
+
+
+def class_cosine(E: Any, classes: Any, ids: Any = None) -> tuple[float, float]:
+    """Mean cosine similarity of rows of ``E`` within a word class and between classes.
+
+    A learned geometry in which tokens of one role sit together has ``within`` well above
+    ``between``; random rows have both near 0.
+
+    Parameters
+    ----------
+    E : array_like of shape (V, d)
+    classes : array_like of shape (V,)
+        A label per token (:attr:`Corpus.classes`).
+    ids : array_like of int, optional
+        The tokens to compare; default all of them.
+
+    Returns
+    -------
+    within, between : float
+
+    Examples
+    --------
+    >>> within, between = class_cosine([[1.0, 0.0], [2.0, 0.1], [0.0, 1.0]], ["a", "a", "b"])
+    >>> round(within, 4), round(between, 4)
+    (0.9988, 0.025)
+    """
+    E = check_float_array(E, "E", ndim=2)
+    check_finite(E, "E")
+    classes = np.asarray(classes)
+    if classes.shape != (E.shape[0],):
+        raise ValueError(f"classes must have shape ({E.shape[0]},), one label per row of E, got {classes.shape}")
+    ids = np.arange(E.shape[0]) if ids is None else check_ids(ids, E.shape[0]).reshape(-1)
+    rows = E[ids] / np.maximum(np.linalg.norm(E[ids], axis=1, keepdims=True), 1e-12)
+    cos = rows @ rows.T  # (n, n)
+    same = classes[ids][:, None] == classes[ids][None, :]
+    off = ~np.eye(len(ids), dtype=bool)
+    if not (same & off).any() or not (~same).any():
+        raise ValueError("ids must include two tokens of one class and two of different classes")
+    return float(cos[same & off].mean()), float(cos[~same].mean())

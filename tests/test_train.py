@@ -1,0 +1,357 @@
+"""Tests for embedlab.corpus and embedlab.train: the model's whole gradient against central finite
+differences and a hand-written forward pass, determinism, which rows of E move under each scheme,
+the corpus's structure, the geometry helpers, and the argument checks."""
+
+import numpy as np
+import pytest
+
+from embedlab import param_count
+from embedlab.corpus import CLASSES, OBJECT_OF, context_windows, make_corpus
+from embedlab.train import (
+    adam_state,
+    adam_step,
+    class_cosine,
+    compare,
+    geometry_track,
+    init_params,
+    loss,
+    loss_and_grads,
+    matched_width,
+    model_param_count,
+    pca_2d,
+    train,
+)
+from tests.oracles import central_diff
+
+RNG = np.random.default_rng(7)
+CORPUS = make_corpus(0)
+SHORT = {"steps": 40, "n_checkpoints": 5}
+
+
+def hand_loss(params, contexts, targets):
+    """Independent forward pass, one example at a time with Python loops."""
+    E = params["E"]
+    head = params.get("W", E)
+    total = 0.0
+    for ctx, y in zip(contexts, targets, strict=True):
+        x = sum(E[i] for i in ctx) / len(ctx)
+        h = np.tanh(x @ params["Wh"] + params["bh"]) if "Wh" in params else x
+        z = np.array([h @ head[j] for j in range(len(head))])
+        total += np.log(np.sum(np.exp(z - z.max()))) + z.max() - z[y]
+    return total / len(targets)
+
+
+def small_problem(tied, hidden, V=7, d=3, k=2, n=6, seed=0):
+    params = init_params(V, d, tied=tied, hidden=hidden, seed=seed)
+    if hidden:
+        params["bh"] = 0.1 * RNG.standard_normal(d)  # a non-zero bias, so its gradient is tested away from 0
+    contexts = RNG.integers(0, V - 2, size=(n, k))  # rows V-2 and V-1 are never read
+    contexts[0] = [1, 1]  # a repeated id
+    targets = RNG.integers(0, V, size=n)
+    return params, (contexts, targets)
+
+
+# ---------------------------------------------------------------- the gradient
+@pytest.mark.parametrize("tied", [True, False])
+@pytest.mark.parametrize("hidden", [True, False])
+def test_loss_matches_hand_forward_pass(tied, hidden):
+    params, (ctx, y) = small_problem(tied, hidden)
+    assert loss(params, (ctx, y)) == pytest.approx(hand_loss(params, ctx, y), rel=1e-12)
+
+
+@pytest.mark.parametrize("tied", [True, False])
+@pytest.mark.parametrize("hidden", [True, False])
+def test_full_gradient_matches_central_differences(tied, hidden):
+    """Every parameter's analytic gradient against central differences of the hand-written loss."""
+    params, (ctx, y) = small_problem(tied, hidden)
+    L, grads = loss_and_grads(params, (ctx, y))
+    assert L == pytest.approx(hand_loss(params, ctx, y), rel=1e-12)
+    assert sorted(grads) == sorted(params)
+    for name, value in params.items():
+        numeric = central_diff(lambda A, name=name: hand_loss({**params, name: A}, ctx, y), value)
+        assert grads[name].shape == value.shape
+        np.testing.assert_allclose(grads[name], numeric, rtol=1e-6, atol=1e-8, err_msg=name)
+
+
+@pytest.mark.parametrize("hidden", [True, False])
+def test_tied_gradient_is_the_sum_of_the_two_untied_paths(hidden):
+    """An untied model whose W equals E has the same loss; its two gradients add up to the tied one."""
+    tied, batch = small_problem(True, hidden)
+    untied = {**tied, "W": tied["E"].copy()}
+    L_tied, g_tied = loss_and_grads(tied, batch)
+    L_untied, g_untied = loss_and_grads(untied, batch)
+    assert L_tied == L_untied
+    np.testing.assert_allclose(g_tied["E"], g_untied["E"] + g_untied["W"], rtol=1e-12, atol=1e-15)
+
+
+def test_rows_with_gradient_input_path_only_rows_read_output_path_every_row():
+    params, (ctx, y) = small_problem(False, True)
+    _, g = loss_and_grads(params, (ctx, y))
+    np.testing.assert_array_equal(np.flatnonzero(np.any(g["E"] != 0, axis=1)), np.unique(ctx))
+    assert np.all(np.any(g["W"] != 0, axis=1))
+    _, g_tied = loss_and_grads({k: v for k, v in params.items() if k != "W"}, (ctx, y))
+    assert np.all(np.any(g_tied["E"] != 0, axis=1))
+
+
+def test_param_count_counts_the_arrays():
+    """model_param_count (example G's formula plus the hidden layer) equals the sizes of init_params' arrays."""
+    for tied in (True, False):
+        for hidden in (True, False):
+            p = init_params(127, 16, tied=tied, hidden=hidden)
+            assert model_param_count(127, 16, tied=tied, hidden=hidden) == sum(a.size for a in p.values())
+    assert model_param_count(127, 16, tied=False, hidden=False) == param_count(127, 16, tied=False)
+
+
+def test_matched_width_is_nearest_in_parameters():
+    target = model_param_count(127, 16, tied=True)
+    w = matched_width(127, 16)
+    gaps = {d: abs(model_param_count(127, d, tied=False) - target) for d in range(1, 17)}
+    assert gaps[w] == min(gaps.values())
+
+
+# ---------------------------------------------------------------- training
+def test_adam_step_against_the_paper_and_zero_gradients_never_move():
+    """Two steps against Kingma and Ba's update written out; an entry whose gradient stays 0 keeps its value."""
+    p = {"E": np.array([[1.0, -2.0]]), "bh": np.array([0.5])}
+    st = adam_state(p)
+    g1, g2 = np.array([[0.3, 0.0]]), np.array([[-0.1, 0.0]])
+    adam_step(p, {"E": g1, "bh": np.zeros(1)}, st, lr=0.1)
+    adam_step(p, {"E": g2, "bh": np.zeros(1)}, st, lr=0.1)
+    m1, v1 = 0.1 * 0.3, 0.001 * 0.09
+    m2, v2 = 0.9 * m1 + 0.1 * -0.1, 0.999 * v1 + 0.001 * 0.01
+    x = 1.0 - 0.1 * (m1 / 0.1) / (np.sqrt(v1 / 0.001) + 1e-8)
+    x -= 0.1 * (m2 / (1 - 0.9**2)) / (np.sqrt(v2 / (1 - 0.999**2)) + 1e-8)
+    assert p["E"][0, 0] == pytest.approx(x, rel=1e-12)
+    assert p["E"][0, 1] == -2.0 and p["bh"][0] == 0.5 and st["t"] == 2
+
+
+def test_training_lowers_the_loss_and_records_the_shapes():
+    r = train(CORPUS, tied=False, **SHORT)
+    V, d = CORPUS.vocab_size, 16
+    c = len(r.checkpoint_steps)
+    assert r.checkpoint_steps[0] == 0 and r.checkpoint_steps[-1] == 40
+    assert r.E_checkpoints.shape == (c, V, d) and r.W_checkpoints.shape == (c, V, d)
+    assert r.train_loss.shape == r.valid_loss.shape == (c,)
+    assert r.batch_loss.shape == r.rows_touched.shape == (40,)
+    assert r.valid_loss[-1] < r.valid_loss[0] - 1.0
+    np.testing.assert_array_equal(r.E_checkpoints[0], r.E_init)
+    np.testing.assert_array_equal(r.E_checkpoints[-1], r.params["E"])
+
+
+def test_same_seed_same_run_other_seed_other_run():
+    a, b = train(CORPUS, tied=True, seed=3, **SHORT), train(CORPUS, tied=True, seed=3, **SHORT)
+    np.testing.assert_array_equal(a.E_checkpoints, b.E_checkpoints)
+    np.testing.assert_array_equal(a.batch_loss, b.batch_loss)
+    np.testing.assert_array_equal(a.valid_loss, b.valid_loss)
+    c = train(CORPUS, tied=True, seed=4, **SHORT)
+    assert not np.array_equal(a.E_init, c.E_init)
+
+
+def test_corpus_is_deterministic():
+    a, b = make_corpus(5, 50, 20), make_corpus(5, 50, 20)
+    assert all(np.array_equal(x, y) for x, y in zip(a.train + a.valid, b.train + b.valid, strict=True))
+    c = make_corpus(6, 50, 20)
+    assert not all(np.array_equal(x, y) for x, y in zip(a.train, c.train, strict=True))
+
+
+def test_untied_rows_never_read_stay_exactly_at_init_tied_rows_move():
+    never = CORPUS.never_read()
+    untied = train(CORPUS, tied=False, **SHORT)
+    tied = train(CORPUS, tied=True, **SHORT)
+    for E in untied.E_checkpoints:
+        np.testing.assert_array_equal(E[never], untied.E_init[never])  # bit for bit
+    assert np.all(untied.row_updates[never] == 0)
+    read = np.setdiff1d(np.arange(CORPUS.vocab_size), never)
+    assert np.all(np.linalg.norm(untied.params["E"][read] - untied.E_init[read], axis=1) > 0)
+    assert np.all(np.linalg.norm(tied.params["E"][never] - tied.E_init[never], axis=1) > 0.05)
+    # untied, the output matrix W moves everywhere, the never-read rows included
+    assert np.all(np.linalg.norm(untied.W_checkpoints[-1] - untied.W_checkpoints[0], axis=1) > 0.05)
+
+
+def test_update_counts_tied_every_row_every_step_untied_only_rows_read():
+    tied = train(CORPUS, tied=True, **SHORT)
+    untied = train(CORPUS, tied=False, **SHORT)
+    V = CORPUS.vocab_size
+    assert np.all(tied.rows_touched == V) and np.all(tied.row_updates == 40)
+    n_read = V - len(CORPUS.never_read())
+    assert np.all(untied.rows_touched <= n_read) and untied.rows_touched.max() < V
+    assert untied.row_updates.max() <= 40 and untied.row_updates.sum() == untied.rows_touched.sum()
+
+
+def test_compare_summary_and_drift():
+    res = compare(seeds=(0, 1), d=8, steps=30, n_checkpoints=3)
+    s = res.summary()
+    assert list(s) == ["tied", "untied", "untied, same params"]
+    assert s["tied"]["n_params"] == model_param_count(CORPUS.vocab_size, 8, tied=True)
+    assert s["untied, same params"]["d"] == matched_width(CORPUS.vocab_size, 8)
+    assert res.curves("tied").shape == (2, 3)
+    assert res.drift("untied").shape == (2, len(CORPUS.never_read()))
+    assert np.all(res.drift("untied") == 0) and np.all(res.drift("untied, same params") == 0)
+    assert np.all(res.drift("tied") > 0)
+    for name in s:
+        assert s[name]["final_valid"] == pytest.approx(res.curves(name)[:, -1].mean())
+
+
+# ---------------------------------------------------------------- corpus
+def test_sentences_follow_the_grammar():
+    cls = CORPUS.classes
+    for s in CORPUS.train + CORPUS.valid:
+        c = [str(cls[i]) for i in s]
+        assert c[0] == "start" and c[1] == "det"
+        i = 3 if c[2] == "adj" else 2
+        assert c[i] == "agent"
+        verb = c[i + 1]
+        if verb == "v-intrans":
+            assert len(c) == i + 2
+        else:
+            obj = c[i + 2 :]
+            assert obj[0] == "det" and obj[-1] == OBJECT_OF[verb] and len(obj) in (2, 3)
+
+
+def test_target_only_tokens_are_never_in_a_training_context():
+    ctx, y = context_windows(CORPUS.train, 3)
+    only = CORPUS.target_only()
+    assert len(only) > 10
+    assert not np.isin(ctx, only).any() and np.isin(only, y).all()
+    assert not np.isin(ctx, CORPUS.unseen()).any() and not np.isin(CORPUS.unseen(), y).any()
+    inputs, targets = CORPUS.counts()
+    assert inputs[0] > 0 and targets[0] == 0  # <s> is read, never predicted
+    assert set(CORPUS.never_read()) == set(only) | set(CORPUS.unseen())
+
+
+def test_vocabulary_classes_and_zipf_tail():
+    assert CORPUS.vocab_size == sum(len(t) for t in CLASSES.values())
+    assert len(set(CORPUS.vocab)) == CORPUS.vocab_size
+    _, targets = CORPUS.counts()
+    for name in ("food", "vehicle", "tool", "agent"):
+        ids = np.flatnonzero(CORPUS.classes == name)
+        assert targets[ids[0]] > 5 * max(targets[ids[-1]], 1)  # the head is far commoner than the tail
+
+
+def test_context_windows_against_loops():
+    sentences = [RNG.integers(1, 9, size=n) for n in (2, 5, 7)]
+    sentences = [np.r_[0, s] for s in sentences]
+    ctx, y = context_windows(sentences, 3)
+    want_ctx, want_y = [], []
+    for s in sentences:
+        padded = [0, 0, *s]
+        for t in range(1, len(s)):
+            want_ctx.append(padded[t - 1 : t + 2])  # s[t] sits at padded[t + 2]
+            want_y.append(s[t])
+    np.testing.assert_array_equal(ctx, want_ctx)
+    np.testing.assert_array_equal(y, want_y)
+
+
+# ---------------------------------------------------------------- geometry
+def test_pca_2d_keeps_distances_of_planar_rows():
+    plane = RNG.standard_normal((10, 2))
+    Q, _ = np.linalg.qr(RNG.standard_normal((5, 2)))
+    E = plane @ Q.T + 3.0  # rows on a shifted plane in 5-D
+    coords, basis = pca_2d(E)
+    dist = lambda A: np.linalg.norm(A[:, None] - A[None], axis=-1)  # noqa: E731
+    np.testing.assert_allclose(dist(coords), dist(E), atol=1e-10)
+    np.testing.assert_allclose(basis.T @ basis, np.eye(2), atol=1e-12)
+
+
+def test_geometry_track_uses_the_final_plane():
+    stack = RNG.standard_normal((4, 9, 5))
+    track = geometry_track(stack)
+    np.testing.assert_allclose(track[-1], pca_2d(stack[-1])[0])
+    _, basis = pca_2d(stack[-1])
+    np.testing.assert_allclose(track[0], (stack[0] - stack[0].mean(axis=0)) @ basis)
+
+
+def test_class_cosine_separates_clustered_rows():
+    centres = np.eye(4)[:3] * 5
+    classes = np.repeat(["a", "b", "c"], 4)
+    E = np.repeat(centres, 4, axis=0) + 0.1 * RNG.standard_normal((12, 4))
+    within, between = class_cosine(E, classes)
+    assert within > 0.95 and abs(between) < 0.1
+
+
+# ---------------------------------------------------------------- argument checks
+def test_loss_and_grads_refuses_bad_params():
+    p, batch = small_problem(True, True)
+    with pytest.raises(TypeError, match="params must be a dict"):
+        loss_and_grads([p["E"]], batch)
+    with pytest.raises(ValueError, match="params must hold 'E'"):
+        loss_and_grads({"W": p["E"]}, batch)
+    with pytest.raises(ValueError, match="both 'Wh' and 'bh'"):
+        loss_and_grads({"E": p["E"], "Wh": p["Wh"]}, batch)
+    with pytest.raises(ValueError, match=r"W must have shape \(7, 3\)"):
+        loss_and_grads({**p, "W": np.zeros((7, 4))}, batch)
+    with pytest.raises(ValueError, match="Wh must be finite"):
+        loss_and_grads({**p, "Wh": np.full((3, 3), np.nan)}, batch)
+    with pytest.raises(TypeError, match="E must be an array of real numbers"):
+        loss_and_grads({"E": "abc"}, batch)
+
+
+def test_loss_and_grads_refuses_bad_batches():
+    p, (ctx, y) = small_problem(False, False)
+    with pytest.raises(TypeError, match="batch must be a tuple"):
+        loss_and_grads(p, [ctx, y])
+    with pytest.raises(ValueError, match="contexts must be in"):
+        loss_and_grads(p, (ctx - 5, y))
+    with pytest.raises(ValueError, match="targets must be in"):
+        loss_and_grads(p, (ctx, y + 7))
+    with pytest.raises(ValueError, match=r"contexts of shape \(n, k\)"):
+        loss_and_grads(p, (ctx, y[:-1]))
+    with pytest.raises(TypeError, match="targets must be integer token ids"):
+        loss_and_grads(p, (ctx, y.astype(float)))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"tied": "yes"}, TypeError, "tied must be True or False"),
+        ({"tied": True, "hidden": 1}, TypeError, "hidden must be True or False"),
+        ({"tied": True, "d": 0}, ValueError, "d must be a positive integer"),
+        ({"tied": True, "steps": 2.5}, TypeError, "steps must be a positive integer"),
+        ({"tied": True, "lr": -0.1}, ValueError, "lr must be a positive finite number"),
+        ({"tied": True, "lr": "fast"}, TypeError, "lr must be a positive real number"),
+        ({"tied": True, "n_checkpoints": 1}, ValueError, "n_checkpoints must be at least 2"),
+        ({"tied": True, "seed": -1}, ValueError, "seed must be a non-negative int"),
+    ],
+)
+def test_train_refuses_bad_arguments(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        train(CORPUS, **kwargs)
+
+
+def test_train_and_compare_refuse_a_bad_corpus_and_seeds():
+    with pytest.raises(TypeError, match=r"corpus must be an embedlab\.corpus\.Corpus"):
+        train([[0, 1, 2]], tied=True)
+    with pytest.raises(TypeError, match="seeds must be a sequence of ints"):
+        compare(seeds=3)
+    with pytest.raises(ValueError, match="seeds must hold at least one seed"):
+        compare(seeds=())
+    with pytest.raises(TypeError, match="compare sets 'tied' itself"):
+        compare(seeds=(0,), tied=True)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"seed": -2}, ValueError, "seed must be a non-negative int"),
+        ({"seed": 1.0}, TypeError, "seed must be a non-negative int"),
+        ({"n_train": 0}, ValueError, "n_train must be a positive integer"),
+        ({"p_adjective": 1.5}, ValueError, r"p_adjective must be in \[0.0, 1.0\]"),
+        ({"zipf_exponent": "1"}, TypeError, "zipf_exponent must be a real number"),
+    ],
+)
+def test_make_corpus_refuses_bad_arguments(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        make_corpus(**kwargs)
+
+
+def test_geometry_helpers_refuse_bad_input():
+    with pytest.raises(ValueError, match="at least 2 columns"):
+        pca_2d(np.ones((4, 1)))
+    with pytest.raises(ValueError, match=r"basis must have shape \(3, 2\)"):
+        pca_2d(np.ones((4, 3)), basis=np.ones((2, 2)))
+    with pytest.raises(ValueError, match="one label per row"):
+        class_cosine(np.ones((4, 3)), ["a", "b"])
+    with pytest.raises(ValueError, match="split must be 'train' or 'valid'"):
+        CORPUS.counts("test")
+    with pytest.raises(ValueError, match="which must be 'valid' or 'train'"):
+        compare(seeds=(0,), steps=2, n_checkpoints=2).curves("tied", "test")

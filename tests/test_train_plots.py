@@ -1,0 +1,90 @@
+"""Tests for embedlab.train_plots: helpers return artists, draw on a given axes, never touch pyplot,
+show what the results hold, and the training explorer moves its marker and points."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.collections import PathCollection
+from matplotlib.container import BarContainer
+from matplotlib.lines import Line2D
+
+from embedlab import train_plots as tp
+from embedlab.plots import new_figure
+from embedlab.train import compare, geometry_track, pca_2d
+
+RES = compare(seeds=(0, 1), d=8, steps=30, n_checkpoints=4)
+
+
+@pytest.fixture(autouse=True)
+def _no_pyplot(monkeypatch):
+    def no_show(*args, **kwargs):
+        raise AssertionError("plt.show() called")
+
+    monkeypatch.setattr(plt, "show", no_show)
+    before = plt.get_fignums()
+    yield
+    assert plt.get_fignums() == before
+
+
+def test_loss_curves_draw_the_mean_of_the_seeds():
+    _, ax = new_figure()
+    art = tp.loss_curves(RES, ax)
+    assert list(art) == list(RES.configs)
+    for name, a in art.items():
+        assert isinstance(a["line"], Line2D) and a["line"].axes is ax
+        np.testing.assert_allclose(a["line"].get_ydata(), RES.curves(name).mean(axis=0))
+    assert "2 seeds" in ax.get_title()
+    assert tp.loss_curves(RES, which="train", zoom=None)["tied"]["line"].axes is not ax
+
+
+def test_drift_bars_untied_rows_never_read_are_exactly_zero():
+    _, ax = new_figure()
+    art = tp.drift_bars(RES, ax)
+    assert isinstance(art["tied"], BarContainer)
+    untied_means, _ = art["values"]["untied"]
+    tied_means, _ = art["values"]["tied"]
+    assert untied_means[0] > 0 and np.all(untied_means[1:] == 0)  # read rows move; the others stay put
+    assert np.all(tied_means > 0)
+    assert [round(p.get_height(), 12) for p in art["untied"].patches] == [round(m, 12) for m in untied_means]
+
+
+def test_geometry_scatter_and_update_move_every_class():
+    classes = RES.corpus.classes
+    track = geometry_track(RES.runs["tied"][0].E_checkpoints)
+    _, ax = new_figure()
+    art = tp.geometry_scatter(track[0], classes, ax)
+    assert set(art) == set(classes) and all(isinstance(a, PathCollection) for a in art.values())
+    tp.update_geometry(art, track[-1], classes)
+    np.testing.assert_allclose(art["food"].get_offsets(), track[-1][classes == "food"])
+    other = tp.geometry_scatter(np.zeros((3, 2)), np.array(["det", "mystery", "mystery"]))
+    assert list(other) == ["det", "mystery"] and len(other["mystery"].get_offsets()) == 2
+    with pytest.raises(ValueError, match="coords must be"):
+        tp.geometry_scatter(np.zeros((3, 3)), classes[:3])
+
+
+def test_update_counts_tied_every_row_untied_never_read_rows_zero():
+    art = tp.update_counts(RES)
+    assert np.all(art["tied"].get_ydata() == 1.0)
+    untied = art["untied"].get_ydata()
+    assert untied[0] == 1.0 and np.sum(untied == 0) == len(RES.corpus.never_read())
+
+
+def test_training_explorer_moves_marker_and_points():
+    ex = tp.training_explorer(RES)
+    steps = [int(s) for s in RES.runs["tied"][0].checkpoint_steps]
+    text = ex.update(step=steps[1])
+    assert f"Step {steps[1]}" in text and "tied" in text
+    (marker,) = [line for line in ex.axes[0].lines if line.get_linestyle() == "--"]
+    assert list(marker.get_xdata()) == [steps[1], steps[1]]
+    track = geometry_track(RES.runs["tied"][0].E_checkpoints)
+    food = next(c for c in ex.axes[1].collections if c.get_label() == "food")
+    np.testing.assert_allclose(food.get_offsets(), track[1][RES.corpus.classes == "food"])
+    np.testing.assert_allclose(pca_2d(RES.runs["tied"][0].E_checkpoints[-1])[0], track[-1])
+    assert len(ex.png()) > 1000
+
+
+def test_helpers_refuse_what_is_not_a_compare_result():
+    with pytest.raises(TypeError, match="res must be a CompareResult"):
+        tp.loss_curves({"tied": []})
+    with pytest.raises(ValueError, match="name must be one of"):
+        tp.training_explorer(RES, name="both")
