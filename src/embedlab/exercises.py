@@ -1,0 +1,486 @@
+"""The self-check's exercise bank: cells A-H, numbers of their own, every answer computed by embedlab.
+
+:func:`bank` returns the graded exercises in order; :func:`warmup` the forecast that opens the
+self-check. Nothing here is typed from a worked example: each exercise has its own vectors and
+sizes (the one exception is "find the slip", which is about the draft's own softmax for C), and
+every answer, every slip value and every number in a worked solution is computed below.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from .budget import REAL_MODELS, param_bytes, param_count
+from .grads import embedding_grad, output_grad
+from .logits import tied_logits
+from .lookup import lookup, one_hot_cost
+from .quiz import Exercise, Forecast, Slip
+from .softmax import cross_entropy_grad, saturation_prob, softmax
+from .tokens import E_TOY, TOKENS
+
+#: A five-token vocabulary and its 5x2 embedding matrix, for the lookup exercises.
+VOCAB5: tuple[str, ...] = ("sun", "moon", "star", "sky", "sea")
+E5: np.ndarray = np.array([[0.1, 0.4], [-0.3, 0.2], [0.5, -0.1], [0.0, 0.7], [-0.6, -0.2]])  # (5, 2)
+E5.setflags(write=False)
+
+#: The draft's softmax for worked example C, as it was written by hand.
+DRAFT_C = (0.19, 0.21, 0.15, 0.40)
+H_C = (0.5, 0.2, -0.3)  # example C's context, only to check the draft
+
+
+def _vec(v: np.ndarray | tuple[float, ...], digits: int = 2) -> str:
+    return "[" + ", ".join(f"{x:.{digits}f}" for x in v) + "]"
+
+
+def _model(name: str) -> dict:
+    return next(m for m in REAL_MODELS if m["name"] == name)
+
+
+def solve_half(n_others: int) -> float:
+    """The logit t at which ``saturation_prob(t, n_others) == 1/2``, found by bisection on embedlab."""
+    lo, hi = -50.0, 50.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if saturation_prob(mid, n_others) < 0.5:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def warmup() -> Forecast:
+    """The self-check's opening forecast: two tokens that share a row of a tied E."""
+    rng = np.random.default_rng(7)
+    E = np.vstack([E_TOY, E_TOY[1]])  # a fifth token with dog's row
+    contexts = rng.normal(size=(1000, 3))
+    p = softmax(tied_logits(contexts, E))
+    never = bool(np.allclose(p[:, 1], p[:, 4]))
+    choices = ("No: never", "Yes: a context that points along one of them", "Yes, but only after training")
+    return Forecast(
+        "Two tokens share the same row of a tied E, and the output layer has no bias. "
+        "Can any context h give them different probabilities?",
+        choices[0] if never else choices[1],
+        choices=choices,
+        trap="Most people say yes: two different words feel as if some context must tell them apart. "
+        "But each logit is h · e_j, and equal rows give equal dot products for every h.",
+        settles="worked example E (degenerate inputs) checks it on random contexts; "
+        "exercise E1 below asks what changes when the head has a bias.",
+        title="Warm-up forecast",
+    )
+
+
+def get(key: str) -> Exercise:
+    """The exercise of :func:`bank` whose title starts with ``key`` ("C1", "G2"...), made once per session.
+
+    Examples
+    --------
+    >>> get("F1").title
+    'F1 · Where P0 is one half'
+    """
+    for exercise in _bank():
+        if exercise.title.split(" ")[0] == key:
+            return exercise
+    keys = [e.title.split(" ")[0] for e in _bank()]
+    raise ValueError(f"no exercise {key!r}; the exercises are {keys}")
+
+
+@functools.cache
+def _bank() -> tuple[Exercise, ...]:
+    return tuple(bank())
+
+
+def bank() -> list[Exercise]:
+    """Every exercise of the self-check, in order (A to H), freshly made."""
+    out: list[Exercise] = []
+
+    # -- A: lookup -------------------------------------------------------------------------------
+    last = np.asarray(E5)[-1]  # what plain NumPy does with -1
+    which = next(i for i, row in enumerate(E5) if np.array_equal(row, last))
+    a1_choices = (f"the row of '{VOCAB5[which]}'", "an IndexError", f"the row of '{VOCAB5[0]}'", "a row of zeros")
+    out.append(
+        Exercise(
+            f"The vocabulary is {', '.join(VOCAB5)} (ids in that order) and E has one row per token. "
+            "In plain NumPy, what does E[-1] return?",
+            a1_choices[0],
+            choices=a1_choices,
+            slips=[Slip("an IndexError", "NumPy does not raise here: a negative index means something to it.")],
+            solution=f"NumPy counts negative indexes from the end, so E[-1] is the last row, the vector of "
+            f"'{VOCAB5[which]}', {_vec(last, 1)}. No error is raised: a stray -1 id silently embeds the wrong token. "
+            "That is why embedlab's lookup refuses negative ids with a ValueError.",
+            title="A1 · A negative id",
+            cell="A",
+            misconception="A negative id raises an error (in NumPy it silently returns the last row).",
+        )
+    )
+    star = VOCAB5.index("star")
+    row = lookup(E5, star)  # (2,)
+    rows_text = "; ".join(f"{t} {_vec(r, 1)}" for t, r in zip(VOCAB5, E5, strict=True))
+    out.append(
+        Exercise(
+            f"Same vocabulary, with rows {rows_text}. The token 'star' is looked up. "
+            "What is the second number of the vector the lookup returns?",
+            float(row[1]),
+            abs_tol=0.001,
+            fmt="{:.1f}",
+            slips=[Slip(float(lookup(E5, star + 1)[1]), "That is the next token's row: ids count from 0, not 1.")],
+            solution=f"Ids count from 0, so 'star' has id {star} and lookup(E, {star}) copies row {star}, "
+            f"{_vec(row, 1)}. Its second number is {row[1]:.1f}.",
+            title="A2 · Which row",
+            cell="A",
+            misconception="Ids count from 1 (they count from 0).",
+        )
+    )
+
+    # -- B: one-hot times E ----------------------------------------------------------------------
+    llama2 = _model("Llama 2 7B")
+    V, d = llama2["vocab_size"], llama2["d_model"]
+    cost = one_hot_cost(V, d)
+    out.append(
+        Exercise(
+            f"Llama 2 7B has V = {V:,} tokens and d = {d:,}. Embedding one token as one_hot(id, V) @ E, "
+            "how many of the multiplications are by zero?",
+            cost["wasted_multiplies"],
+            abs_tol=0.5,
+            fmt="{:,.0f}",
+            slips=[
+                Slip(cost["multiplies"], "That counts every multiplication; some of them are not by zero."),
+                Slip(cost["lookup_copies"], "That is the number of useful multiplications, not the wasted ones."),
+            ],
+            solution=f"The product multiplies each of the V entries of the one-hot row by each of the d columns: "
+            f"V × d = {cost['multiplies']:,}. Only the single 1 does useful work, on d = {d:,} numbers, so "
+            f"(V − 1) × d = {cost['wasted_multiplies']:,} multiply by zero. A lookup copies the {d:,} numbers "
+            "and multiplies nothing.",
+            title="B1 · Multiplying by zero",
+            cell="B",
+        )
+    )
+
+    # -- C: tied logits --------------------------------------------------------------------------
+    toy_rows = "; ".join(f"{t} {_vec(r, 1)}" for t, r in zip(TOKENS, E_TOY, strict=True))
+    h = lookup(E_TOY, TOKENS.index("dog"))
+    z = tied_logits(h, E_TOY)
+    winner = TOKENS[int(np.argmax(z))]
+    out.append(
+        Exercise(
+            f"The toy E has rows {toy_rows}. The context is dog's own row, h = e_dog. "
+            "With tied weights and no bias, which token gets the largest logit?",
+            winner,
+            choices=TOKENS,
+            slips=[
+                Slip(
+                    "dog",
+                    "Tempting: dog's row points exactly along h. But a logit is a dot product, "
+                    "so the length of a row counts too. Compute all four.",
+                )
+            ]
+            if winner != "dog"
+            else [],
+            solution="The logits are h · e_j: "
+            + ", ".join(f"{t} {v:+.2f}" for t, v in zip(TOKENS, z, strict=True))
+            + f". {winner} wins: its row is longer than dog's and nearly as well aligned, "
+            "so its dot product with e_dog is larger than e_dog · e_dog.",
+            title="C1 · Does a token score highest against itself?",
+            cell="C",
+            misconception="With h = e_dog, dog must win (a logit is a dot product: length matters, not only angle).",
+        )
+    )
+    h2 = np.array([0.4, -0.1, 0.6])
+    z2 = tied_logits(h2, E_TOY)
+    p2 = softmax(z2)
+    j2 = int(np.argmax(p2))
+    naive = z2 / z2.sum()
+    out.append(
+        Exercise(
+            f"Same toy E. The context is h = {_vec(h2, 1)}. What probability does the tied model "
+            f"give to '{TOKENS[j2]}'?",
+            float(p2[j2]),
+            abs_tol=0.005,
+            fmt="{:.4f}",
+            slips=[
+                Slip(float(z2[j2]), "That is the logit. Turn the four logits into probabilities first."),
+                Slip(float(math.exp(z2[j2])), "That is e to the logit: divide by the sum over all four tokens."),
+                Slip(float(naive[j2]), "Dividing logits by their sum is not softmax: exponentiate first."),
+                Slip(float(p2[np.argsort(p2)[-2]]), "That is the runner-up's probability: check which row you used."),
+            ],
+            solution="Logits z = h · e_j: "
+            + ", ".join(f"{t} {v:+.2f}" for t, v in zip(TOKENS, z2, strict=True))
+            + ". Softmax exponentiates and divides by the sum: "
+            + ", ".join(f"{t} {v:.4f}" for t, v in zip(TOKENS, p2, strict=True))
+            + f". So P({TOKENS[j2]}) = {p2[j2]:.4f}.",
+            title="C2 · Probability of the winner",
+            cell="C",
+        )
+    )
+    truth = softmax(tied_logits(np.array(H_C), E_TOY))
+    draft = np.array(DRAFT_C)
+    rounding = 0.005 * len(draft)  # the most four two-place roundings can lose
+    same_order = bool(np.argmax(draft) == np.argmax(truth))
+    c3_choices = (
+        "They do not add up to 1, so the probabilities are too low",
+        "The order is wrong: another token should beat ran",
+        "Nothing: rounding to two places explains it",
+        "ran should get its logit, 0.51",
+    )
+    if not (abs(draft.sum() - 1) > rounding and same_order):  # the draft's slip is the sum, not the order
+        raise RuntimeError("the find-the-slip exercise no longer matches the computed softmax")
+    out.append(
+        Exercise(
+            f"Find the slip. The draft's softmax for worked example C (h = {_vec(H_C, 1)}, the toy E) reads "
+            f"cat {DRAFT_C[0]:.2f}, dog {DRAFT_C[1]:.2f}, the {DRAFT_C[2]:.2f}, ran {DRAFT_C[3]:.2f}. "
+            "What is wrong with it?",
+            c3_choices[0],
+            choices=c3_choices,
+            slips=[
+                Slip(c3_choices[2], "Add the four up: four roundings to two places move a sum by 0.02 at most."),
+                Slip(c3_choices[3], "A logit is not a probability: softmax turns logits into probabilities."),
+            ],
+            solution=f"The four add up to {draft.sum():.2f}, not 1; rounding four numbers to two places can move "
+            f"a sum by {rounding:.2f} at most, so this is a slip. The computed softmax is "
+            + ", ".join(f"{t} {v:.4f}" for t, v in zip(TOKENS, truth, strict=True))
+            + " (it sums to 1). The order of the tokens was right.",
+            title="C3 · Find the slip: what is wrong",
+            cell="C",
+            misconception="A softmax that does not sum to 1 can pass as rounding.",
+        )
+    )
+    ran = TOKENS.index("ran")
+    out.append(
+        Exercise(
+            f"Find the slip, continued. By how much is the draft's P(ran) = {DRAFT_C[ran]:.2f} too low? "
+            "Compute the true softmax and give (true − draft).",
+            float(truth[ran] - draft[ran]),
+            abs_tol=0.002,
+            fmt="{:.4f}",
+            slips=[
+                Slip(float(1 - draft.sum()), "That is how far the whole sum falls short; the question is about ran."),
+                Slip(
+                    float(tied_logits(np.array(H_C), E_TOY)[ran] - draft[ran]),
+                    "That compares ran's logit with its probability: apply softmax first.",
+                ),
+            ],
+            solution=f"Logits h · e_j = {_vec(tied_logits(np.array(H_C), E_TOY))}; softmax gives P(ran) = "
+            f"{truth[ran]:.4f}. The draft says {draft[ran]:.2f}, so it is {truth[ran] - draft[ran]:.4f} too low. "
+            f"Every entry is low: the draft's total is short by {1 - draft.sum():.2f}.",
+            title="C4 · Find the slip: by how much",
+            cell="C",
+            misconception="A softmax that does not sum to 1 can pass as rounding.",
+        )
+    )
+
+    # -- D: sign of alignment --------------------------------------------------------------------
+    zd = np.array([-5.0, -6.0, -7.0])
+    pd = softmax(zd)
+    out.append(
+        Exercise(
+            "Three tokens have logits −5, −6 and −7. Is the first token unlikely? Give its probability.",
+            float(pd[0]),
+            abs_tol=0.005,
+            fmt="{:.4f}",
+            slips=[
+                Slip(float(math.exp(zd[0])), "That is e^−5 alone: softmax divides by the sum over all three."),
+                Slip(0.0, "A negative logit is not a zero or negative probability: only differences matter."),
+                Slip(1 / 3, "Equal probabilities need equal logits; these differ by 1 each."),
+            ],
+            solution=f"Softmax depends only on differences between logits: −5, −6, −7 give the same "
+            f"probabilities as 0, −1, −2. P = {_vec(pd, 4)}, so the first token is the likeliest, "
+            f"P = {pd[0]:.4f}. Negative logits do not mean unlikely.",
+            title="D1 · All logits negative",
+            cell="D",
+            misconception="A negative logit means an unlikely token (only differences between logits matter).",
+        )
+    )
+    hd = np.array([-0.6, 0.4, 0.3])
+    zp, zm = tied_logits(hd, E_TOY), tied_logits(-hd, E_TOY)
+    win_p, win_m = TOKENS[int(np.argmax(zp))], TOKENS[int(np.argmax(zm))]
+    runner_up = TOKENS[int(np.argsort(zp)[-2])]
+    out.append(
+        Exercise(
+            f"Toy E, context h = {_vec(hd, 1)}: '{win_p}' gets the largest logit. "
+            "Flip the context to −h. Which token wins now?",
+            win_m,
+            choices=TOKENS,
+            slips=[Slip(runner_up, "Flipping h does not promote the runner-up: what does it do to each logit?")]
+            if runner_up != win_m
+            else [],
+            solution="(−h) · e_j = −(h · e_j): every logit changes sign, so the order reverses. With h: "
+            + ", ".join(f"{t} {v:+.2f}" for t, v in zip(TOKENS, zp, strict=True))
+            + "; with −h: "
+            + ", ".join(f"{t} {v:+.2f}" for t, v in zip(TOKENS, zm, strict=True))
+            + f". The former last place, {win_m}, wins.",
+            title="D2 · Flip the context",
+            cell="D",
+            misconception="Negating the context promotes the runner-up (it reverses the whole order).",
+        )
+    )
+
+    # -- E: degenerate inputs --------------------------------------------------------------------
+    bias = np.array([0.5, 0.0, -0.5, 1.0])
+    pe = softmax(tied_logits(np.zeros(3), E_TOY, bias=bias))
+    out.append(
+        Exercise(
+            f"The context is all zeros, h = [0, 0, 0], but the output layer adds a bias b = {_vec(bias, 1)} "
+            "(one per token: cat, dog, the, ran). Is the distribution uniform? Give P(ran).",
+            float(pe[ran]),
+            abs_tol=0.005,
+            fmt="{:.4f}",
+            slips=[
+                Slip(1 / len(TOKENS), "Uniform holds only without a bias: what are the logits when h is zero?"),
+                Slip(float(bias[ran]), "That is ran's logit; apply softmax to all four."),
+            ],
+            solution=f"With h = 0 every dot product is 0, so the logits are the bias itself, {_vec(bias, 1)}. "
+            f"Softmax of the bias gives {_vec(pe, 4)}: not uniform. P(ran) = {pe[ran]:.4f}.",
+            title="E1 · A zero context with a bias",
+            cell="E",
+            misconception="A zero context always gives uniform probabilities (not when the head has a bias).",
+        )
+    )
+
+    # -- F: saturation ---------------------------------------------------------------------------
+    n = 7
+    t_half = solve_half(n)
+    out.append(
+        Exercise(
+            f"{n} tokens sit at logit 0 and token 0 has logit t. At what t is P0 exactly 1/2?",
+            t_half,
+            abs_tol=0.01,
+            fmt="{:.4f}",
+            slips=[
+                Slip(0.0, f"At t = 0 all {n + 1} tokens tie, so each gets 1/{n + 1}, not 1/2."),
+                Slip(math.log(n + 1), "Count again: token 0 is not one of the tokens at 0."),
+                Slip(float(n), "P0 = 1/2 needs e^t to equal the others' total, not t itself."),
+            ],
+            solution=f"P0 = e^t / (e^t + {n}). It is 1/2 when e^t = {n}, that is t = ln {n} = {t_half:.4f} "
+            f"(embedlab.saturation_prob({t_half:.4f}, {n}) = {saturation_prob(t_half, n):.4f}).",
+            title="F1 · Where P0 is one half",
+            cell="F",
+            misconception="P0 = 1/2 at t = 0 (with n others at 0 it is at t = ln n).",
+        )
+    )
+    t2 = 3.0
+    p_f2 = saturation_prob(t2, n)
+    out.append(
+        Exercise(
+            f"Same setting: {n} tokens at logit 0, token 0 at t = {t2:g}. What is P0?",
+            p_f2,
+            abs_tol=0.005,
+            fmt="{:.4f}",
+            slips=[
+                Slip(saturation_prob(t2, n + 1), "Count again: token 0 is not one of the tokens at 0."),
+                Slip(saturation_prob(t2, 1), f"There are {n} other tokens, not one."),
+            ],
+            solution=f"P0 = e^{t2:g} / (e^{t2:g} + {n}) = {math.exp(t2):.3f} / {math.exp(t2) + n:.3f} = {p_f2:.4f}.",
+            title="F2 · Saturating",
+            cell="F",
+        )
+    )
+
+    # -- G: memory budget ------------------------------------------------------------------------
+    llama = _model("Llama 3.2 1B")
+    Vl, dl = llama["vocab_size"], llama["d_model"]
+    untied, tied = param_count(Vl, dl, tied=False), param_count(Vl, dl, tied=True)
+    out.append(
+        Exercise(
+            f"Llama 3.2 1B ties its embeddings: V = {Vl:,}, d = {dl:,}, no output bias. "
+            "How many parameters does tying save, compared with a separate output matrix?",
+            untied - tied,
+            abs_tol=0.5,
+            rel_tol=0.001,
+            fmt="{:,.0f}",
+            slips=[
+                Slip(untied, "That is the untied total of both matrices; the question is what tying removes."),
+                Slip(0.5, "That is the fraction saved; the question asks for a count of parameters."),
+            ],
+            solution=f"Untied: two V × d matrices, {untied:,}. Tied: one, counted once, {tied:,}. "
+            f"Tying saves V × d = {untied - tied:,} parameters, exactly half.",
+            title="G1 · What tying saves in Llama 3.2 1B",
+            cell="G",
+            misconception="Tying saves the whole 2Vd (it saves one of the two V x d matrices).",
+        )
+    )
+    saved_bf16 = param_bytes(Vl, dl, tied=False, dtype="bfloat16") - param_bytes(Vl, dl, tied=True, dtype="bfloat16")
+    saved_f32 = param_bytes(Vl, dl, tied=False) - param_bytes(Vl, dl, tied=True)
+    out.append(
+        Exercise(
+            "Same model, stored in bfloat16 (2 bytes per number). How many bytes does tying save?",
+            saved_bf16,
+            abs_tol=0.5,
+            rel_tol=0.001,
+            fmt="{:,.0f}",
+            unit="bytes",
+            slips=[
+                Slip(saved_f32, "That is at 4 bytes per number (float32); bfloat16 takes 2."),
+                Slip(untied - tied, "That is the count of parameters; each takes 2 bytes."),
+            ],
+            solution=f"Tying saves {untied - tied:,} parameters; at 2 bytes each that is {saved_bf16:,} bytes, "
+            f"about {saved_bf16 / 2**20:,.0f} MiB.",
+            title="G2 · ... in bytes",
+            cell="G",
+        )
+    )
+
+    # -- H: two gradient paths -------------------------------------------------------------------
+    Vh, ids = 6, np.array([4, 1, 4])
+    rng = np.random.default_rng(3)
+    upstream = rng.normal(size=(3, 2))  # (3, 2): any non-zero gradient at the looked-up rows
+    hs = rng.normal(size=(3, 2))  # (3, 2): the contexts that were scored
+    logits = rng.normal(size=(3, Vh))  # (3, V)
+    g_in = embedding_grad(ids, upstream, Vh)
+    g_out = output_grad(hs, cross_entropy_grad(logits, [0, 2, 5]))
+    rows_in = [i for i in range(Vh) if np.any(g_in[i])]
+    rows_out = [i for i in range(Vh) if np.any(g_out[i])]
+
+    def rows(r: list[int]) -> str:
+        return "every row" if len(r) == Vh else "rows " + " and ".join(str(i) for i in r)
+
+    h1_choices = (
+        f"Input path: {rows(rows_in)}; output path: {rows(rows_out)}",
+        f"Input path: {rows(rows_in)}; output path: {rows(rows_in)} too",
+        "Input path: every row; output path: only the target tokens' rows",
+        "Both paths: only the target tokens' rows",
+    )
+    out.append(
+        Exercise(
+            f"A tied E has V = {Vh} rows. A batch looks up the ids {ids.tolist()} and the head scores all "
+            f"{Vh} tokens at each position (softmax and cross-entropy). "
+            "Which rows of E receive a gradient from the input path, and which from the output path?",
+            h1_choices[0],
+            choices=h1_choices,
+            slips=[
+                Slip(h1_choices[1], "The head scores every token: which logits get a gradient from softmax?"),
+                Slip(h1_choices[2], "The lookup touches only the rows it copied."),
+                Slip(h1_choices[3], "Softmax gives every logit a gradient, not only the target's."),
+            ],
+            solution=f"The lookup copies rows {sorted(set(ids.tolist()))}, so only they get a gradient through it "
+            "(embedding_grad is zero elsewhere). The head's logit z_j = h · e_j for every j, and softmax with "
+            "cross-entropy gives every logit a non-zero gradient (p_j, minus 1 at the target), so every row of E "
+            "gets a gradient through output_grad.",
+            title="H1 · Which rows get a gradient",
+            cell="H",
+            misconception="Only the looked-up rows (or only the target's row) get a gradient in a tied E.",
+        )
+    )
+    out.append(
+        Exercise(
+            f"Same batch, ids {ids.tolist()}. The gradients arriving at the three looked-up vectors are "
+            + ", ".join(_vec(u, 2) for u in np.round(upstream, 2))
+            + ". What is the first number of row 4's gradient through the input path?",
+            float(embedding_grad(ids, np.round(upstream, 2), Vh)[4, 0]),
+            abs_tol=0.005,
+            fmt="{:.2f}",
+            slips=[
+                Slip(float(np.round(upstream, 2)[0, 0]), "Id 4 was looked up more than once."),
+                Slip(float(np.round(upstream, 2)[2, 0]), "Id 4 was looked up more than once."),
+                Slip(float(np.round(upstream, 2)[:, 0].sum()), "Only the positions that looked up id 4 count."),
+            ],
+            solution="Id 4 was looked up at positions 0 and 2, so its row receives the sum of both: "
+            f"{np.round(upstream, 2)[0, 0]:.2f} + {np.round(upstream, 2)[2, 0]:.2f} = "
+            f"{embedding_grad(ids, np.round(upstream, 2), Vh)[4, 0]:.2f}. Repeated ids accumulate.",
+            title="H2 · A repeated id",
+            cell="H",
+            misconception="A repeated id's gradients overwrite each other (they add up).",
+        )
+    )
+    return out

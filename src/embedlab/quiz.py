@@ -1,0 +1,571 @@
+"""Forecasts and graded exercises: one display object, live in JupyterLab and kernel-free in the book.
+
+A :class:`Forecast` asks before the steps and keeps its reveal hidden until the learner answers;
+an :class:`Exercise` grades a typed number or a picked answer, names the likely slip when a wrong
+answer matches a known one, and shows its worked solution only on request.
+
+Like :class:`embedlab.widgets.Explorer`, each object's ``_repr_mimebundle_`` returns the live
+ipywidgets view (JupyterLab shows only that), a ``text/html`` form graded by an inline handler
+(the book: no ``<script>``, no ids, no network) and a short ``text/plain``.
+
+The grading rule exists twice, once here in Python (:func:`parse_number`, :func:`grade_number`,
+:func:`grade_choice`, used by the live view and unit-tested) and once in the inline handler
+``_GRADE_JS`` (used by the static page, tested in Chromium against the same cases). Every message
+the learner can read is computed here and carried by the HTML's ``data-`` attributes, so both
+views say the same words.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Exercise", "Forecast", "Grade", "Slip", "grade_choice", "grade_number", "parse_number"]
+
+BLANK = "Type a number first (for example 0.42, .42, 42% or 4.2e-1)."
+NOT_A_NUMBER = "That is not a number this page can read: try 0.42, .42, 42%, 4.2e-1 or 0,42."
+PICK_ONE = "Pick one of the answers first."
+WRONG_NUMBER = "Not yet. Check each step of your working and try again."
+WRONG_CHOICE = "Not this one. Reread the question and try again."
+RIGHT = "Right."
+FORECAST_WRONG = "Not quite: see below."
+
+_NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?"
+_FULL = re.compile(rf"^({_NUMBER})(?:/({_NUMBER}))?$", re.IGNORECASE | re.ASCII)  # ASCII digits, as in JS
+_THOUSANDS = re.compile(r"^[+-]?[1-9]\d{0,2}(?:,\d{3})+$", re.ASCII)  # 262,668,288 (but not 0,420)
+_ONE_COMMA = re.compile(r"^[^,.]*,[^,.]*$")  # 0,42: a decimal comma
+_SPACES = re.compile(r"[\s_\u2009\u202f]")
+
+
+def parse_number(text: str) -> float | None:
+    """Read a typed number the way the static page does; None when blank or not a number.
+
+    Accepted: ``0.42``, ``.42``, ``42%`` (a percentage: 0.42), ``4.2e-1``, a decimal comma
+    ``0,42``, thousands separated by commas, spaces or underscores (``262,668,288``), a Unicode
+    minus, and a fraction of two numbers (``1/3``). A lone comma followed by exactly three
+    digits after a non-zero integer part (``1,234``) is read as a thousands separator.
+
+    Examples
+    --------
+    >>> [parse_number(t) for t in ["0.42", ".42", "42%", "4.2e-1", "0,42", "1/4", "", "abc"]]
+    [0.42, 0.42, 0.42, 0.42, 0.42, 0.25, None, None]
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    t = _SPACES.sub("", text).replace("\u2212", "-")
+    if not t:
+        return None
+    percent = t.endswith("%")
+    if percent:
+        t = t[:-1]
+    if _THOUSANDS.match(t):
+        t = t.replace(",", "")
+    elif _ONE_COMMA.match(t):
+        t = t.replace(",", ".")
+    m = _FULL.match(t)
+    if not m:
+        return None
+    x = float(m.group(1))
+    if m.group(2) is not None:
+        q = float(m.group(2))
+        if q == 0:
+            return None
+        x = x / q
+    if percent:
+        x = x / 100
+    return x if math.isfinite(x) else None
+
+
+def is_blank(text: str) -> bool:
+    return not _SPACES.sub("", text)
+
+
+def within(x: float, target: float, abs_tol: float, rel_tol: float = 0.0) -> bool:
+    """``|x - target| <= max(abs_tol, rel_tol * |target|)``, with a hair of slack for rounding."""
+    return abs(x - target) <= max(abs_tol, rel_tol * abs(target)) * (1 + 1e-9)
+
+
+@dataclass(frozen=True)
+class Slip:
+    """A known wrong answer (a number, or the text of a wrong choice) and what to tell the learner."""
+
+    value: float | str
+    feedback: str
+
+
+@dataclass(frozen=True)
+class Grade:
+    """The verdict on one answer: ``status`` is right, slip, wrong, blank or nan."""
+
+    status: str
+    message: str
+
+    @property
+    def right(self) -> bool:
+        return self.status == "right"
+
+    @property
+    def answered(self) -> bool:
+        """Whether the answer counts as a committed guess (not blank, not unreadable)."""
+        return self.status in ("right", "slip", "wrong")
+
+
+def grade_number(
+    text: str,
+    answer: float,
+    *,
+    abs_tol: float,
+    rel_tol: float = 0.0,
+    slips: Sequence[Slip] = (),
+    right: str = RIGHT,
+    wrong: str = WRONG_NUMBER,
+) -> Grade:
+    """Grade a typed number against ``answer`` (see :func:`within`); slips are matched with the same tolerance.
+
+    Examples
+    --------
+    >>> grade_number("42%", 0.4237, abs_tol=0.005).status
+    'right'
+    >>> grade_number("0.95", 0.0237, abs_tol=0.002, slips=[Slip(0.95, "That is the draft's sum.")]).message
+    "That is the draft's sum."
+    >>> grade_number("", 1.0, abs_tol=0.1).status, grade_number("abc", 1.0, abs_tol=0.1).status
+    ('blank', 'nan')
+    """
+    if is_blank(text):
+        return Grade("blank", BLANK)
+    x = parse_number(text)
+    if x is None:
+        return Grade("nan", NOT_A_NUMBER)
+    if within(x, answer, abs_tol, rel_tol):
+        return Grade("right", right)
+    for slip in slips:
+        if within(x, float(slip.value), abs_tol, rel_tol):
+            return Grade("slip", slip.feedback)
+    return Grade("wrong", wrong)
+
+
+def grade_choice(
+    choice: str | None,
+    answer: str,
+    *,
+    slips: Sequence[Slip] = (),
+    right: str = RIGHT,
+    wrong: str = WRONG_CHOICE,
+) -> Grade:
+    """Grade a picked choice (None when nothing is picked).
+
+    Examples
+    --------
+    >>> grade_choice("dog", "cat", slips=[Slip("dog", "Compare dot products, not angles.")]).status
+    'slip'
+    """
+    if choice is None:
+        return Grade("blank", PICK_ONE)
+    if choice == answer:
+        return Grade("right", right)
+    for slip in slips:
+        if slip.value == choice:
+            return Grade("slip", slip.feedback)
+    return Grade("wrong", wrong)
+
+
+# The static page's grader: the same rule as parse_number/grade_number/grade_choice, reading the
+# answer, tolerances, slips and every message from the question's data- attributes.
+_PARSE_JS = (
+    "function(x){var t=x.replace(/[\\s_\\u2009\\u202f]/g,'').replace(/\\u2212/g,'-');"
+    "if(t==='')return null;var pc=t.slice(-1)==='%';if(pc)t=t.slice(0,-1);"
+    "if(/^[+-]?[1-9]\\d{0,2}(?:,\\d{3})+$/.test(t))t=t.replace(/,/g,'');"
+    "else if(/^[^,.]*,[^,.]*$/.test(t))t=t.replace(',','.');"
+    "var N='[+-]?(?:\\\\d+\\\\.?\\\\d*|\\\\.\\\\d+)(?:e[+-]?\\\\d+)?',"
+    "m=new RegExp('^('+N+')(?:/('+N+'))?$','i').exec(t);if(!m)return NaN;"
+    "var v=Number(m[1]);if(m[2]!==undefined){var q=Number(m[2]);if(q===0)return NaN;v=v/q;}"
+    "if(pc)v=v/100;return isFinite(v)?v:NaN;}"
+)
+_GRADE_JS = (
+    "var q=this.closest('.embedlab-quiz'),d=q.dataset,s,m=null;"
+    "function w(x,a){return Math.abs(x-a)<=Math.max(Number(d.abs),Number(d.rel)*Math.abs(a))*(1+1e-9);}"
+    "var sl=JSON.parse(d.slips);"
+    "if(d.kind==='number'){var x=(" + _PARSE_JS + ")(q.querySelector('input[type=text]').value);"
+    "if(x===null)s='blank';else if(isNaN(x))s='nan';else if(w(x,Number(d.answer)))s='right';"
+    "else{s='wrong';for(var i=0;i<sl.length;i++){if(w(x,Number(sl[i][0]))){s='slip';m=sl[i][1];break;}}}}"
+    "else{var c=q.querySelector('input[type=radio]:checked');if(!c)s='blank';"
+    "else if(c.value===d.answer)s='right';"
+    "else{s='wrong';for(var j=0;j<sl.length;j++){if(sl[j][0]===c.value){s='slip';m=sl[j][1];break;}}}}"
+    "var f=q.querySelector('.embedlab-quiz-feedback');f.textContent=(m===null?d[s]:m);f.dataset.status=s;"
+    "if(s==='right'||s==='slip'||s==='wrong'){var r=q.querySelector('.embedlab-quiz-reveal');"
+    "if(r){r.querySelector('.embedlab-quiz-verdict').textContent=d['v'+s];r.hidden=false;}"
+    "var b=q.querySelector('.embedlab-quiz-show');if(b)b.hidden=false;}"
+    "return false;"
+)
+_SHOW_JS = (
+    "var q=this.closest('.embedlab-quiz');q.querySelector('.embedlab-quiz-solution').hidden=false;"
+    "this.setAttribute('aria-expanded','true');return false;"
+)
+
+
+class _Question:
+    """What a forecast and an exercise share: the question, its control, its grading, both views."""
+
+    kind_label = "Question"
+
+    def __init__(
+        self,
+        question: str,
+        answer: float | str,
+        *,
+        choices: Sequence[str] | None = None,
+        abs_tol: float | None = None,
+        rel_tol: float = 0.0,
+        unit: str = "",
+        fmt: str = "{:.4g}",
+        slips: Sequence[Slip] = (),
+        wrong: str | None = None,
+        title: str = "",
+    ) -> None:
+        if not isinstance(question, str) or not question.strip():
+            raise ValueError("question must be a non-empty str")
+        self.question = question
+        self.title = title
+        self.choices = tuple(choices) if choices is not None else None
+        self.slips = tuple(slips)
+        self.unit = unit
+        self.fmt = fmt
+        if self.choices is not None:
+            if len(self.choices) < 2 or len(set(self.choices)) != len(self.choices):
+                raise ValueError(f"choices must be at least two distinct strings, got {self.choices}")
+            if answer not in self.choices:
+                raise ValueError(f"answer must be one of the choices {self.choices}, got {answer!r}")
+            for slip in self.slips:
+                if slip.value not in self.choices or slip.value == answer:
+                    raise ValueError(f"a slip must name a wrong choice, got {slip.value!r}")
+            self.answer: float | str = answer
+            self.abs_tol, self.rel_tol = 0.0, 0.0
+            self.wrong = wrong or WRONG_CHOICE
+        else:
+            if isinstance(answer, bool) or not isinstance(answer, (int, float)) or not math.isfinite(answer):
+                raise TypeError(f"answer must be a finite number (or one of choices), got {answer!r}")
+            if abs_tol is None or abs_tol < 0 or rel_tol < 0:
+                raise ValueError("a numeric question needs a stated tolerance: abs_tol >= 0 (and rel_tol >= 0)")
+            self.answer = float(answer)
+            self.abs_tol, self.rel_tol = float(abs_tol), float(rel_tol)
+            for slip in self.slips:
+                if within(float(slip.value), self.answer, self.abs_tol, self.rel_tol):
+                    raise ValueError(f"slip {slip.value!r} would be graded right: it lies within the tolerance")
+            self.wrong = wrong or WRONG_NUMBER
+        self._widget: Any = None
+
+    # -- grading (the live view calls this; the static page runs _GRADE_JS) ---------------------
+    @property
+    def is_choice(self) -> bool:
+        return self.choices is not None
+
+    @property
+    def right_text(self) -> str:
+        return RIGHT
+
+    def grade(self, response: str | None) -> Grade:
+        """Grade a typed text (numeric question) or a picked choice (None: nothing picked)."""
+        if self.is_choice:
+            return grade_choice(response, str(self.answer), slips=self.slips, right=self.right_text, wrong=self.wrong)
+        return grade_number(
+            response or "",
+            float(self.answer),
+            abs_tol=self.abs_tol,
+            rel_tol=self.rel_tol,
+            slips=self.slips,
+            right=self.right_text,
+            wrong=self.wrong,
+        )
+
+    @property
+    def answer_text(self) -> str:
+        if self.is_choice:
+            return str(self.answer)
+        return self.fmt.format(self.answer) + (f" {self.unit}" if self.unit else "")
+
+    @property
+    def tolerance_text(self) -> str:
+        """The stated grading rule, shown under a numeric question."""
+        if self.is_choice:
+            return ""
+        if self.rel_tol and self.rel_tol * abs(float(self.answer)) >= self.abs_tol:
+            return f"Graded right within {self.rel_tol * 100:g}% of the answer."
+        if self.abs_tol < 1:
+            return f"Graded right within ±{self.abs_tol:g}."
+        return f"Graded right within ±{self.abs_tol:,g}."
+
+    # -- the pieces each view adds ----------------------------------------------------------------
+    def _verdicts(self) -> dict[str, str]:
+        return {}
+
+    def _extra_html(self) -> str:
+        return ""
+
+    def _extra_widgets(self, w: Any) -> list[Any]:
+        return []
+
+    def _after_grade(self, grade: Grade) -> None:
+        pass
+
+    # -- static view --------------------------------------------------------------------------
+    def to_html(self) -> str:
+        """Self-contained HTML graded by an inline handler: no script, no ids, no network."""
+        esc = html.escape
+        data = {
+            "kind": "choice" if self.is_choice else "number",
+            "answer": str(self.answer) if self.is_choice else repr(float(self.answer)),
+            "abs": repr(self.abs_tol),
+            "rel": repr(self.rel_tol),
+            "slips": json.dumps([[s.value, s.feedback] for s in self.slips]),
+            "right": self.right_text,
+            "wrong": self.wrong,
+            "blank": PICK_ONE if self.is_choice else BLANK,
+            "nan": NOT_A_NUMBER,
+        }
+        data.update(self._verdicts())
+        attrs = " ".join(f'data-{k}="{esc(v)}"' for k, v in data.items())
+        label = self.title or self.kind_label
+        parts = [
+            f'<div class="embedlab-quiz embedlab-{self.kind_label.lower()}" role="group" '
+            f'aria-label="{esc(label)}" {attrs}>',
+            f'<form class="embedlab-quiz-form" onsubmit="{esc(_GRADE_JS)}">',
+        ]
+        if self.title:
+            parts.append(f'<p class="embedlab-quiz-title"><strong>{esc(self.title)}</strong></p>')
+        if self.is_choice:
+            question = _paragraphs(self.question, "span")
+            parts.append(f'<fieldset><legend class="embedlab-quiz-question">{question}</legend>')
+            for choice in self.choices or ():
+                parts.append(
+                    f'<label class="embedlab-quiz-choice"><input type="radio" name="embedlab-choice" '
+                    f'value="{esc(choice)}"> {esc(choice)}</label>'
+                )
+            parts.append("</fieldset>")
+        else:
+            parts.append(f'<div class="embedlab-quiz-question">{_paragraphs(self.question)}</div>')
+            unit = f" ({esc(self.unit)})" if self.unit else ""
+            parts.append(
+                f'<label class="embedlab-quiz-answer">Your answer{unit} '
+                '<input type="text" inputmode="decimal" autocomplete="off" spellcheck="false"></label>'
+            )
+            parts.append(f'<p class="embedlab-quiz-tolerance">{esc(self.tolerance_text)}</p>')
+        parts.append(f'<button type="submit" class="embedlab-quiz-check">{esc(self._check_label())}</button>')
+        parts.append("</form>")
+        parts.append('<p class="embedlab-quiz-feedback" role="status" aria-live="polite"></p>')
+        parts.append(self._extra_html())
+        parts.append("</div>")
+        return "\n".join(p for p in parts if p)
+
+    def _check_label(self) -> str:
+        return "Check"
+
+    # -- live view ----------------------------------------------------------------------------
+    def widget(self) -> Any:
+        """The ipywidgets view: the control, a Check button, the feedback, and what follows an answer."""
+        if self._widget is not None:
+            return self._widget
+        import ipywidgets as w
+
+        title = [w.HTML(f'<p class="embedlab-quiz-title"><strong>{html.escape(self.title)}</strong></p>')]
+        question = w.HTML(f'<div class="embedlab-quiz-question">{_paragraphs(self.question)}</div>')
+        if self.is_choice:
+            self._control = w.RadioButtons(options=list(self.choices or ()), value=None, layout=w.Layout(width="auto"))
+            control: list[Any] = [self._control]
+        else:
+            self._control = w.Text(
+                value="",
+                placeholder="a number, e.g. 0.42",
+                description="Your answer" + (f" ({self.unit})" if self.unit else ""),
+                continuous_update=False,
+                style={"description_width": "initial"},
+            )
+            self._control.observe(lambda change: self.check(), names="value")  # Enter (or leaving the box)
+            tolerance = w.HTML(f'<p class="embedlab-quiz-tolerance">{html.escape(self.tolerance_text)}</p>')
+            control = [self._control, tolerance]
+        button = w.Button(description=self._check_label(), button_style="primary")
+        button.on_click(lambda _: self.check())
+        self._feedback = w.HTML(value=_feedback_html(None))
+        head = [*(title if self.title else []), question]
+        box = w.VBox([*head, *control, button, self._feedback, *self._extra_widgets(w)])
+        box.add_class("embedlab-quiz-live")
+        self._widget = box
+        return box
+
+    def check(self, response: str | None = None) -> Grade:
+        """Grade the live control's value (or ``response``), show the feedback, return the grade."""
+        if response is None and self._widget is not None:
+            response = self._control.value
+        grade = self.grade(response)
+        if self._widget is not None:
+            self._feedback.value = _feedback_html(grade)
+        self._after_grade(grade)
+        return grade
+
+    def __repr__(self) -> str:
+        kind = "choose one of " + ", ".join(self.choices) if self.choices else "type a number"
+        head = f"{self.kind_label}: {self.title}. " if self.title else f"{self.kind_label}: "
+        return f"{head}{self.question} ({kind})"
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        bundle: dict[str, Any] = {"text/plain": repr(self), "text/html": self.to_html()}
+        try:
+            view = self.widget()._repr_mimebundle_()
+        except Exception:  # no kernel with a widget comm: the static form still shows
+            view = None
+        if view:
+            bundle.update({k: v for k, v in view.items() if k != "text/plain"})
+        return bundle
+
+
+class Forecast(_Question):
+    """A guess committed before the steps; its reveal stays hidden until the learner answers.
+
+    Parameters
+    ----------
+    question : str
+        Asked before any step; must not be answered by anything printed or stated above it.
+    answer : float or str
+        The right number, or the right choice (one of ``choices``).
+    trap : str
+        Names the wrong guess most people make and why it is tempting.
+    settles : str
+        Where the notebook settles it, e.g. "Step 2 computes all four logits."
+    choices : sequence of str, optional
+        For a multiple-choice forecast; otherwise the learner types a number.
+    abs_tol, rel_tol : float
+        Tolerance of a numeric forecast (stated to the learner).
+    slips : sequence of Slip
+        Feedback for particular wrong answers (a wrong choice, or a number from a known slip).
+
+    The reveal (verdict, trap, where it is settled) appears after the first readable answer,
+    right or wrong; a blank or unreadable answer gets a prompt and keeps it hidden.
+    """
+
+    kind_label = "Forecast"
+
+    def __init__(self, question: str, answer: float | str, *, trap: str, settles: str, **kwargs: Any) -> None:
+        kwargs.setdefault("wrong", FORECAST_WRONG)
+        super().__init__(question, answer, **kwargs)
+        if not trap.strip() or not settles.strip():
+            raise ValueError("a forecast needs trap (the common wrong guess and why) and settles (the step)")
+        self.trap, self.settles = trap, settles
+
+    @property
+    def right_text(self) -> str:
+        return f"Right: {self.answer_text}."
+
+    def _check_label(self) -> str:
+        return "Commit my forecast"
+
+    def _verdicts(self) -> dict[str, str]:
+        told = f"The answer is {self.answer_text}."
+        return {"vright": f"You were right: {self.answer_text}.", "vslip": told, "vwrong": told}
+
+    def verdict(self, grade: Grade) -> str:
+        return self._verdicts()["v" + grade.status]
+
+    def _reveal_body(self) -> str:
+        esc = html.escape
+        return (
+            f'<p class="embedlab-quiz-trap">{esc(self.trap)}</p>'
+            f'<p class="embedlab-quiz-settles"><strong>Where it is settled:</strong> {esc(self.settles)}</p>'
+        )
+
+    def _extra_html(self) -> str:
+        return (
+            f'<div class="embedlab-quiz-reveal" hidden><p class="embedlab-quiz-verdict"></p>{self._reveal_body()}</div>'
+        )
+
+    def _extra_widgets(self, w: Any) -> list[Any]:
+        self._reveal = w.HTML(value="", layout=w.Layout(display="none"))
+        self._reveal.add_class("embedlab-quiz-reveal")
+        return [self._reveal]
+
+    def _after_grade(self, grade: Grade) -> None:
+        if grade.answered and self._widget is not None:
+            self._reveal.value = (
+                f'<p class="embedlab-quiz-verdict">{html.escape(self.verdict(grade))}</p>{self._reveal_body()}'
+            )
+            self._reveal.layout.display = None
+
+
+class Exercise(_Question):
+    """A graded exercise: a typed number or a picked answer, slip feedback, and a worked solution on request.
+
+    Parameters
+    ----------
+    question, answer, choices, abs_tol, rel_tol, unit, fmt, slips
+        As for :class:`Forecast`.
+    solution : str
+        The worked solution (paragraphs separated by blank lines), hidden until "Show answer".
+    title : str
+        E.g. "C2 · Probability of the winner".
+    misconception : str, optional
+        The misconception the exercise aims at (for the notes and the exercise list).
+    cell : str
+        The scenario-matrix cell it covers, "A" to "H".
+    wrong : str, optional
+        The generic hint for a wrong answer that matches no slip (must not give the answer away).
+    """
+
+    kind_label = "Exercise"
+
+    def __init__(
+        self,
+        question: str,
+        answer: float | str,
+        *,
+        solution: str,
+        cell: str = "",
+        misconception: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(question, answer, **kwargs)
+        self.solution, self.cell, self.misconception = solution, cell, misconception
+
+    def _solution_html(self) -> str:
+        return (
+            f'<p class="embedlab-quiz-answer-text"><strong>Answer:</strong> {html.escape(self.answer_text)}</p>'
+            f"{_paragraphs(self.solution)}"
+        )
+
+    def _extra_html(self) -> str:
+        return (
+            '<button type="button" class="embedlab-quiz-show" aria-expanded="false" hidden '
+            f'onclick="{html.escape(_SHOW_JS)}">Show answer</button>'
+            f'<div class="embedlab-quiz-solution" hidden>{self._solution_html()}</div>'
+        )
+
+    def _extra_widgets(self, w: Any) -> list[Any]:
+        show = w.Button(description="Show answer", layout=w.Layout(display="none"))
+        self._show = show
+        self._solution = w.HTML(value="", layout=w.Layout(display="none"))
+        self._solution.add_class("embedlab-quiz-solution")
+
+        def reveal(_: Any) -> None:
+            self._solution.value = self._solution_html()
+            self._solution.layout.display = None
+
+        show.on_click(reveal)
+        return [show, self._solution]
+
+    def _after_grade(self, grade: Grade) -> None:
+        if grade.answered and self._widget is not None:
+            self._show.layout.display = None  # the answer can be revealed once the learner has tried
+
+
+def _paragraphs(text: str, tag: str = "p") -> str:
+    """Plain text to HTML: blank lines separate paragraphs, single newlines are kept as line breaks."""
+    paras = [p.strip() for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
+    return "".join(f"<{tag}>{html.escape(p).replace(chr(10), '<br>')}</{tag}>" for p in paras)
+
+
+def _feedback_html(grade: Grade | None) -> str:
+    status = f' data-status="{grade.status}"' if grade else ""
+    text = html.escape(grade.message) if grade else ""
+    return f'<p class="embedlab-quiz-feedback" role="status" aria-live="polite"{status}>{text}</p>'

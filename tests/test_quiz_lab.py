@@ -1,0 +1,79 @@
+"""The self-check notebook in a real JupyterLab: its forecast reveals after an answer, its exercises grade.
+
+Reuses the server, browser and run helpers of tests/test_lab.py on a temporary copy of
+notebooks/S-self-check.ipynb.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from embedlab import exercises, quiz
+from tests.browser import chromium_path
+from tests.lab_server import LabServer, lab_server
+from tests.test_lab import check_cells, copy_without_counts, notebook_page, restart_and_run_all
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[1]
+NAME = "S-self-check.ipynb"
+
+
+@pytest.fixture(scope="module")
+def quiz_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
+    chromium_path()  # skip (or fail under CI) before starting anything
+    base = tmp_path_factory.mktemp("quiz-lab")
+    root = base / "notebooks"
+    root.mkdir()
+    copy_without_counts(REPO / "notebooks" / NAME, root / NAME)
+    with lab_server(base / "server", root) as server:
+        yield server
+
+
+@pytest.mark.timeout(300)
+def test_forecast_reveals_after_an_answer_and_exercises_grade_live(quiz_lab: LabServer, chromium: Any) -> None:
+    with notebook_page(chromium, quiz_lab, NAME, "test-quiz-self-check") as page:
+        check_cells(restart_and_run_all(page), quiz_lab.root / NAME)
+        live = page.locator(".jp-NotebookPanel .embedlab-quiz-live")
+        live.first.wait_for(timeout=30_000)
+        assert live.count() == 1 + len(exercises.bank()), "one live widget per forecast and exercise"
+
+        # the forecast: hidden reveal, a blank commit keeps it hidden, an answer shows it
+        forecast = live.first
+        forecast.scroll_into_view_if_needed()
+        reveal = forecast.locator(".embedlab-quiz-reveal")
+        assert not reveal.is_visible()
+        forecast.get_by_role("button", name="Commit my forecast").click()
+        feedback = forecast.locator(".embedlab-quiz-feedback")
+        feedback.wait_for()
+        assert feedback.inner_text() == quiz.PICK_ONE and not reveal.is_visible()
+        warmup = exercises.warmup()
+        wrong = next(c for c in warmup.choices or () if c != warmup.answer)
+        forecast.get_by_label(wrong, exact=True).check()
+        forecast.get_by_role("button", name="Commit my forecast").click()
+        reveal.wait_for(state="visible", timeout=10_000)
+        assert f"The answer is {warmup.answer}." in reveal.inner_text()
+        assert warmup.trap in reveal.inner_text() and "Where it is settled" in reveal.inner_text()
+        assert forecast.locator(".embedlab-quiz-feedback").get_attribute("data-status") == "wrong"
+
+        # a numeric exercise, by keyboard: a slip, then the right answer, then the solution
+        e = exercises.get("D1")
+        box = live.nth(1 + [x.title for x in exercises.bank()].index(e.title))
+        box.scroll_into_view_if_needed()
+        field = box.locator("input[type=text]")
+        field.fill(repr(float(e.slips[0].value)))
+        field.press("Enter")
+        status = box.locator('.embedlab-quiz-feedback[data-status="slip"]')
+        status.wait_for(timeout=10_000)
+        assert status.inner_text() == e.slips[0].feedback
+        field.fill(e.answer_text.replace(".", ","))  # a decimal comma
+        field.press("Enter")
+        box.locator('.embedlab-quiz-feedback[data-status="right"]').wait_for(timeout=10_000)
+        box.get_by_role("button", name="Show answer").click()
+        solution = box.locator(".embedlab-quiz-solution")
+        solution.wait_for(state="visible", timeout=10_000)
+        assert e.answer_text in solution.inner_text()
