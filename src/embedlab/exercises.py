@@ -134,6 +134,32 @@ def bank() -> list[Exercise]:
         )
     )
 
+    from . import gpt2  # GPT-2's real vocabulary, read from the verified files
+
+    sentence = "the cat and the dog and the bird"
+    ids_gpt2 = gpt2.encode(sentence)
+    shown = gpt2.tokens(ids_gpt2)
+    words = sentence.split()
+    out.append(
+        Exercise(
+            f'GPT-2 turns "{sentence}" into {len(ids_gpt2)} tokens, one per word. '
+            "How many different rows of its embedding matrix E does the lookup read?",
+            len(set(ids_gpt2)),
+            abs_tol=0,
+            fmt="{:.0f}",
+            slips=[
+                Slip(len(set(words)), 'Are "the" at the start and " the" after a space the same token?'),
+                Slip(len(ids_gpt2), "That counts lookups. A row read twice is still one row."),
+            ],
+            solution=f"The ids are {ids_gpt2}, the tokens {shown} (a leading space shown as ␣). "
+            f"GPT-2 gives a word with a leading space its own token: 'the' is {ids_gpt2[0]} but '␣the' is "
+            f"{ids_gpt2[3]}. So {len(ids_gpt2)} lookups read {len(set(ids_gpt2))} different rows.",
+            title="A3 · Real ids",
+            cell="A",
+            misconception="A word is one token whatever its position (a leading space makes another token).",
+        )
+    )
+
     # -- B: one-hot times E ----------------------------------------------------------------------
     llama2 = _model("Llama 2 7B")
     V, d = llama2["vocab_size"], llama2["d_model"]
