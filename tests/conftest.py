@@ -20,6 +20,20 @@ ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "_build" / "html"
 
 
+@pytest.fixture
+def no_pyplot(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The test never calls plt.show() and leaves no figure registered with pyplot."""
+    import matplotlib.pyplot as plt
+
+    def no_show(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("plt.show() called")
+
+    monkeypatch.setattr(plt, "show", no_show)
+    before = plt.get_fignums()
+    yield
+    assert plt.get_fignums() == before
+
+
 @pytest.fixture(scope="session")
 def chromium() -> Iterator[Any]:
     """One headless Chromium for the whole session: Playwright's sync API allows one at a time."""

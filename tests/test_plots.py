@@ -15,18 +15,7 @@ from matplotlib.quiver import Quiver
 
 from embedlab import plots
 
-
-@pytest.fixture(autouse=True)
-def _no_pyplot(monkeypatch):
-    """Every test: plt.show is never called and no figure is registered with pyplot."""
-
-    def no_show(*args, **kwargs):
-        raise AssertionError("plt.show() called")
-
-    monkeypatch.setattr(plt, "show", no_show)
-    before = plt.get_fignums()
-    yield
-    assert plt.get_fignums() == before
+pytestmark = pytest.mark.usefixtures("no_pyplot")
 
 
 @pytest.fixture

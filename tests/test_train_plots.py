@@ -1,7 +1,6 @@
 """Tests for embedlab.train_plots: helpers return artists, draw on a given axes, never touch pyplot,
 show what the results hold, and the training explorer moves its marker and points."""
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib.collections import PathCollection
@@ -15,15 +14,7 @@ from embedlab.train import compare, geometry_track, pca_2d
 RES = compare(seeds=(0, 1), d=8, steps=30, n_checkpoints=4)
 
 
-@pytest.fixture(autouse=True)
-def _no_pyplot(monkeypatch):
-    def no_show(*args, **kwargs):
-        raise AssertionError("plt.show() called")
-
-    monkeypatch.setattr(plt, "show", no_show)
-    before = plt.get_fignums()
-    yield
-    assert plt.get_fignums() == before
+pytestmark = pytest.mark.usefixtures("no_pyplot")
 
 
 def test_loss_curves_draw_the_mean_of_the_seeds():
