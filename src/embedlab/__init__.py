@@ -5,6 +5,7 @@ on demand so the maths needs nothing but NumPy.
 """
 
 from .budget import REAL_MODELS, param_bytes, param_count, saved_fraction
+from .display import notebook_setup
 from .geometry import angle_deg, cosine, dot, in_plane, plane_basis
 from .grads import embedding_grad, output_grad, tied_grad
 from .logits import tied_logits
@@ -28,6 +29,7 @@ __all__ = [
     "log_softmax",
     "lookup",
     "naive_softmax",
+    "notebook_setup",
     "one_hot",
     "one_hot_cost",
     "output_grad",
