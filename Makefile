@@ -38,8 +38,13 @@ format: $(STAMP)
 test: $(STAMP) browser lint
 	$(BIN)/python -m pytest --nbval
 
+# No request leaves the machine: the news prompt is answered "no" by lab/overrides.json (JupyterLab's
+# documented settings overrides, read from the app settings folder), the server fetches no news and
+# checks no update, and the extension manager does not query PyPI.
 lab: $(STAMP)
-	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.root_dir=notebooks
+	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.root_dir=notebooks \
+		--LabApp.app_settings_dir=$(CURDIR)/lab --LabApp.news_url=None \
+		--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate --LabApp.extension_manager=readonly
 
 # notebooks/sources/*.md (MyST Markdown) are the sources; the executed .ipynb files are generated.
 notebooks: $(STAMP)

@@ -54,7 +54,7 @@ matplotlib.use("Agg")
 import numpy as np
 
 import embedlab
-from embedlab import explorers
+from embedlab import display, explorers
 from embedlab.plots import new_figure, style
 from embedlab.widgets import png_bytes
 
@@ -385,6 +385,7 @@ def capture_spec(factory: Callable[[], Any]) -> ExplorerSpec:
 def naive_move(spec: ExplorerSpec, values: dict[str, Any]) -> bytes:
     """A new figure per move: fresh Figure and axes, the same setup, the update, a full draw, PNG."""
     fig, axes = new_figure(spec.figsize, spec.ncols)
+    display.fit(fig)  # the same size and resolution as the explorer's kept figure
     with style():
         update, _ = spec.setup(fig, axes)
     update(**values)

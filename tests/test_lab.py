@@ -327,6 +327,12 @@ def check_explorer(page: Any, presses: int = PRESSES_PER_NOTEBOOK) -> list[float
     assert box.count() == 1, f"expected one explorer, found {box.count()}"
     box.scroll_into_view_if_needed()
     img = box.locator("img.widget-image")
+    # Sharp, not stretched: the image is shown at its CSS size, half its pixels (it is rendered at 2x).
+    img.evaluate("i => i.decode()")
+    size = img.evaluate("i => ({shown: i.getBoundingClientRect().width, pixels: i.naturalWidth})")
+    assert abs(size["shown"] - size["pixels"] / 2) <= 1, (
+        f"the live figure is {size['pixels']} px shown {size['shown']} CSS px wide"
+    )
     handles = box.locator(".widget-slider .noUi-handle")
     box_el = box.element_handle()  # the VBox stays; its readout paragraph does not
     start = box.evaluate(_STATE_JS)

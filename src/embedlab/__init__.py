@@ -6,6 +6,7 @@ on demand so the maths needs nothing but NumPy.
 
 from .budget import REAL_MODELS, param_bytes, param_count, saved_fraction
 from .corpus import Corpus, make_corpus
+from .display import notebook_setup
 from .geometry import angle_deg, cosine, dot, in_plane, plane_basis
 from .grads import embedding_grad, output_grad, tied_grad
 from .logits import tied_logits
@@ -38,6 +39,7 @@ __all__ = [
     "loss_and_grads",
     "make_corpus",
     "naive_softmax",
+    "notebook_setup",
     "one_hot",
     "one_hot_cost",
     "output_grad",

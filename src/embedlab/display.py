@@ -1,0 +1,148 @@
+"""How big a figure is shown, and how it stays sharp: one geometry for every figure of the book.
+
+Every figure, an explorer's or a notebook's static one, is laid out :data:`FIGURE_WIDTH` inches
+wide and shown :data:`CSS_WIDTH` CSS pixels wide (or narrower, when the column is narrower),
+rendered with :data:`PIXEL_RATIO` device pixels per CSS pixel so it is sharp on high-density
+screens. One point of text is then ``CSS_WIDTH / FIGURE_WIDTH / 72`` CSS pixels (about 1.56):
+the style's smallest text, 9 pt, is 14 CSS px at full width and still 12.5 CSS px in the
+narrowest desktop column the book is designed for (:data:`NARROWEST_COLUMN`, sphinx-book-theme
+at 1280 px; measured columns there run from 624 to 895 CSS px).
+
+This module imports matplotlib only inside its functions, so ``import embedlab`` stays NumPy-only.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+#: Width (CSS px) a figure is shown at when the column allows it; narrower columns shrink it.
+CSS_WIDTH = 720
+#: Device pixels per CSS pixel the figures are rendered with (2 = sharp on "retina" screens).
+PIXEL_RATIO = 2
+#: Width (inches) every figure is laid out at; text sizes in points are relative to it.
+FIGURE_WIDTH = 6.4
+#: Narrowest column (CSS px) a desktop reader sees a figure in: text must stay readable there.
+NARROWEST_COLUMN = 640
+#: Smallest text (CSS px) allowed at the narrowest column: body text is 16 px.
+MIN_TEXT_CSS_PX = 12.0
+
+#: Rendering resolution: FIGURE_WIDTH inches become CSS_WIDTH * PIXEL_RATIO pixels.
+DPI = CSS_WIDTH * PIXEL_RATIO / FIGURE_WIDTH
+
+
+def fitted_size(figsize: tuple[float, float]) -> tuple[float, float]:
+    """The size a figure is laid out at: :data:`FIGURE_WIDTH` wide.
+
+    A narrower figure keeps its height (its axes get more room; an equal-aspect plot gets margins),
+    a wider one keeps its aspect ratio. The height is nudged to a whole number of CSS pixels, so the
+    rendered image is exactly ``PIXEL_RATIO`` times its CSS size.
+
+    Examples
+    --------
+    >>> [round(x, 3) for x in fitted_size((4.4, 4.4))]
+    [6.4, 4.4]
+    >>> [round(x, 3) for x in fitted_size((12.8, 4.0))]
+    [6.4, 2.0]
+    """
+    w, h = float(figsize[0]), float(figsize[1])
+    if not (w > 0 and h > 0):
+        raise ValueError(f"figsize must be two positive numbers of inches, got {figsize!r}")
+    h = h if w <= FIGURE_WIDTH else h * FIGURE_WIDTH / w
+    css_h = max(1, round(h * DPI / PIXEL_RATIO))
+    # a hair over the exact height: matplotlib truncates the pixel size, and 675.9999 would lose a row
+    return (FIGURE_WIDTH, (css_h * PIXEL_RATIO + 1e-3) / DPI)
+
+
+def fit(fig: Any) -> Any:
+    """Give ``fig`` the book's geometry in place: :func:`fitted_size` at :data:`DPI`. Returns ``fig``."""
+    fig.set_size_inches(*fitted_size(tuple(fig.get_size_inches())), forward=False)
+    fig.set_dpi(DPI)
+    return fig
+
+
+def css_size(fig: Any) -> tuple[int, int]:
+    """CSS pixels (width, height) a fitted figure is shown at: its pixel size over :data:`PIXEL_RATIO`."""
+    w, h = fig.get_size_inches() * fig.dpi / PIXEL_RATIO
+    return round(w), round(h)
+
+
+def text_sizes_css(fig: Any, shown_width: float | None = None) -> list[tuple[str, float]]:
+    """(text, size in CSS px) of every visible, non-empty text of a drawn figure shown ``shown_width`` CSS px wide.
+
+    ``shown_width`` defaults to the figure's own CSS width (:func:`css_size`).
+    """
+    from matplotlib.text import Text
+
+    width_in = fig.get_size_inches()[0]
+    shown = css_size(fig)[0] if shown_width is None else shown_width
+    px_per_pt = shown / width_in / 72
+    # Tick labels of ticks outside the view exist but are never drawn: count only the drawn ones.
+    every_tick_label, drawn_tick_labels = set(), set()
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                every_tick_label.update((id(tick.label1), id(tick.label2)))
+            drawn_tick_labels.update(id(t) for t in axis.get_ticklabels(which="both"))
+    out = []
+    for t in fig.findobj(Text):
+        if id(t) in every_tick_label and id(t) not in drawn_tick_labels:
+            continue
+        if t.get_visible() and t.get_text().strip():
+            out.append((t.get_text(), t.get_fontsize() * px_per_pt))
+    return out
+
+
+@contextmanager
+def _geometry(fig: Any) -> Iterator[Any]:
+    """Temporarily fit ``fig``: a notebook's figure keeps the size its code gave it."""
+    size, dpi = tuple(fig.get_size_inches()), fig.dpi
+    fit(fig)
+    try:
+        yield fig
+    finally:
+        fig.set_size_inches(*size, forward=False)
+        fig.set_dpi(dpi)
+
+
+def figure_png(fig: Any) -> tuple[bytes, dict[str, int]]:
+    """A figure as a sharp PNG and its display metadata: ``PIXEL_RATIO`` x the pixels of its CSS width.
+
+    The metadata gives only the width (``{"width": CSS_WIDTH}``): Jupyter Book writes it as the
+    image's CSS width and the theme's ``max-width: 100%`` shrinks it in a narrower column, keeping
+    its aspect; JupyterLab does the same.
+    """
+    out = io.BytesIO()
+    with _geometry(fig):
+        fig.savefig(out, format="png", dpi=DPI, facecolor="white", metadata={"Software": None})
+        width = css_size(fig)[0]
+    return out.getvalue(), {"width": width}
+
+
+def notebook_setup() -> None:
+    """Set a notebook up for the book's figures: package style, sharp column-wide inline images.
+
+    Call once in a notebook's setup cell, after ``%matplotlib inline``. Every matplotlib figure a
+    cell then shows (``fig`` as a cell's last line, or pyplot's own figures) is laid out
+    :data:`FIGURE_WIDTH` inches wide, rendered at :data:`PIXEL_RATIO` x its CSS width, and shown
+    :data:`CSS_WIDTH` CSS px wide at most. Outside IPython only the style is set.
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+
+    from .plots import STYLE
+
+    plt.style.use(STYLE)
+    try:
+        from IPython import get_ipython
+    except ImportError:  # plain Python: nothing displays figures
+        return
+    shell = get_ipython()
+    if shell is None:
+        return
+    formatters = shell.display_formatter.formatters
+    formatters["image/png"].for_type(Figure, figure_png)
+    for mime in ("image/svg+xml", "image/jpeg", "application/pdf"):  # one picture per figure, the sharp one
+        formatters[mime].pop(Figure, None)
