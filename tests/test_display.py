@@ -184,3 +184,42 @@ def test_notebook_setup_makes_inline_figures_sharp():
         assert pixels(png).size[0] == 2 * display.CSS_WIDTH
     finally:
         InteractiveShell.clear_instance()
+
+
+def chapter_figures():
+    """Every static figure the chapter's notebooks draw, made the way the notebooks make them."""
+    from embedlab import E_TOY, figures
+
+    rng = np.random.default_rng(0)
+    z = rng.normal(size=(50, 4))
+    made = {
+        "projection_panels": figures.projection_panels([0.5, 0.2, -0.3], E_TOY)[0],
+        "alignment_arrows": figures.alignment_arrows(E_TOY[2], {"h_A": [-1.0, 0, 0]})[0],
+        "saturation_curves": figures.saturation_curves()[0],
+        "gradient_sizes": figures.gradient_sizes()[0],
+        "rank_one_rows": figures.rank_one_rows(np.outer([0.1, 0.2, -0.3, 0.0], [1.0, 1.0, -2.0]), [1.0, 1.0, -2.0])[0],
+        "tie_scatter": figures.tie_scatter(z, z)[0],
+        "embedding_shares": figures.embedding_shares()[0],
+    }
+    return made
+
+
+@pytest.mark.parametrize("which", sorted(chapter_figures()))
+def test_chapter_figures_are_readable_where_shown(which):
+    fig = chapter_figures()[which]
+    data, metadata = display.figure_png(fig)
+    assert pixels(data).size[0] == 2 * metadata["width"]
+    display.fit(fig)
+    fig.canvas.draw()
+    for shown in (metadata["width"], display.NARROWEST_COLUMN):
+        assert not small_texts(fig, shown), f"{which} shown {shown} CSS px wide: {small_texts(fig, shown)}"
+
+
+def test_training_explorer_is_readable_and_sharp():
+    from embedlab import compare
+    from embedlab.train_plots import training_explorer
+
+    ex = training_explorer(compare(seeds=(0, 1), d=8, steps=30, n_checkpoints=4))
+    ex.fig.canvas.draw()
+    assert not small_texts(ex.fig, display.NARROWEST_COLUMN), small_texts(ex.fig, display.NARROWEST_COLUMN)
+    assert pixels(ex.live_png()).size[0] == 2 * ex.css_size[0]

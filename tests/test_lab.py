@@ -97,11 +97,11 @@ _PROBE_ARM_JS = "(img) => { window.__embedlabProbe = {key: null, change: null, s
 # -- notebook copies ----------------------------------------------------------------------------
 
 
-def copy_without_counts(src: Path, dest: Path, *, insert_before_last_code: str | None = None) -> None:
+def copy_without_counts(src: Path, dest: Path, *, insert_before_explorer: str | None = None) -> None:
     """Copy a notebook with execution counts cleared, so a finished run shows in its prompts.
 
-    Outputs stay (the learner opens the notebook with them). ``insert_before_last_code`` adds a
-    code cell with that source before the last code cell (the explore cell).
+    Outputs stay (the learner opens the notebook with them). ``insert_before_explorer`` adds a
+    code cell with that source before the cell that displays the explorer.
     """
     nb = json.loads(src.read_text(encoding="utf-8"))
     for cell in nb["cells"]:
@@ -110,17 +110,21 @@ def copy_without_counts(src: Path, dest: Path, *, insert_before_last_code: str |
             for out in cell.get("outputs", []):
                 if "execution_count" in out:
                     out["execution_count"] = None
-    if insert_before_last_code is not None:
-        last = max(i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code")
+    if insert_before_explorer is not None:
+        at = next(
+            i
+            for i, c in enumerate(nb["cells"])
+            if c["cell_type"] == "code" and "explorer(" in "".join(c["source"]) and "import" not in "".join(c["source"])
+        )
         nb["cells"].insert(
-            last,
+            at,
             {
                 "cell_type": "code",
                 "execution_count": None,
                 "id": "break-the-redraw",
                 "metadata": {},
                 "outputs": [],
-                "source": insert_before_last_code,
+                "source": insert_before_explorer,
             },
         )
     dest.write_text(json.dumps(nb, indent=1), encoding="utf-8")
@@ -421,7 +425,7 @@ Explorer._on_change = lambda self, name: (lambda change: None)
 def test_broken_redraw_is_caught(lab: LabServer, browser: Any) -> None:
     """A slider whose callback stops redrawing makes the explorer check fail (the check can fail)."""
     name = "broken-redraw.ipynb"
-    copy_without_counts(REPO / "notebooks" / NOTEBOOKS[0], lab.root / name, insert_before_last_code=BREAK_REDRAW)
+    copy_without_counts(REPO / "notebooks" / NOTEBOOKS[0], lab.root / name, insert_before_explorer=BREAK_REDRAW)
     with notebook_page(browser, lab, name, "test-broken-redraw") as page:
         check_cells(restart_and_run_all(page), lab.root / name)
         with pytest.raises(AssertionError, match="the figure did not change"):

@@ -40,7 +40,9 @@ def test_forecast_reveals_after_an_answer_and_exercises_grade_live(quiz_lab: Lab
         check_cells(restart_and_run_all(page), quiz_lab.root / NAME)
         live = page.locator(".jp-NotebookPanel .embedlab-quiz-live")
         live.first.wait_for(timeout=30_000)
-        assert live.count() == 1 + len(exercises.bank()), "one live widget per forecast and exercise"
+        expected = 1 + len(exercises.bank())
+        live.nth(expected - 1).wait_for(timeout=30_000)  # widgets render one by one
+        assert live.count() == expected, "one live widget per forecast and exercise"
 
         # the forecast: hidden reveal, a blank commit keeps it hidden, an answer shows it
         forecast = live.first

@@ -609,4 +609,4 @@ def explorer_html(sentences: Sequence[str] = SAMPLE_SENTENCES) -> str:
             f"<summary>{html.escape(s)} ({n} token{'s' if n != 1 else ''})</summary>"
             f"{tokens_html(s)}</details>"
         )
-    return '<div class="embedlab-explorer">' + "".join(parts) + "</div>"
+    return '<div class="embedlab-token-explorer">' + "".join(parts) + "</div>"

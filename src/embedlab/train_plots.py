@@ -134,7 +134,7 @@ def drift_bars(res: CompareResult, ax: Axes | None = None, *, names: Sequence[st
             bars = ax.bar(x, means, width, yerr=stds, color=color, label=name, capsize=3)
             for xi, m, sd in zip(x, means, stds, strict=True):
                 text = "0\nexactly" if m == 0 else f"{m:.2f}"
-                ax.annotate(text, (xi, m + sd), ha="center", fontsize=8, xytext=(0, 3), textcoords="offset points")
+                ax.annotate(text, (xi, m + sd), ha="center", fontsize=9, xytext=(0, 3), textcoords="offset points")
             out[name] = bars
             out["values"][name] = (means, stds)
         ax.set_xticks(np.arange(len(groups)), [f"{label}\n({len(ids)} tokens)" for label, ids in groups.items()])
@@ -242,7 +242,7 @@ def training_explorer(res: CompareResult, name: str = "tied", seed_index: int = 
         curves_ax.set_title("Validation loss")
         marker = curves_ax.axvline(steps[-1], color=BLACK, linewidth=1.2, linestyle="--")
         points = geometry_scatter(track[-1], classes, geo_ax, limit=limit)
-        geo_ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=8, ncols=1)
+        geo_ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), ncols=1)
         title = geo_ax.set_title("")
 
         def update(step: int) -> str:
