@@ -54,6 +54,23 @@ def test_source_is_wrapped_text(name: str) -> None:
     assert not long, f"notebooks/sources/{name}.md has prose lines over 120 characters (wrap them): {long[:5]}"
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_one_title_per_notebook(name: str) -> None:
+    """Exactly one level-1 heading, first in the notebook: the book's sidebar and page title."""
+    import jupytext
+
+    nb = jupytext.read(run_notebooks.source_path(name), fmt="md:myst")
+    titles = [
+        line
+        for cell in nb.cells
+        if cell.cell_type == "markdown"
+        for line in cell.source.splitlines()
+        if line.startswith("# ")
+    ]
+    assert len(titles) == 1, f"notebooks/sources/{name}.md has {len(titles)} level-1 headings: {titles}"
+    assert titles[0].startswith(f"# {name[0]} · "), f"{name}'s title should start with its letter: {titles[0]}"
+
+
 def test_no_machine_path_in_any_stored_output() -> None:
     home = re.compile(r"(/home/|/root/|/work/|/tmp/|/Users/|[A-Z]:\\\\)")
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):

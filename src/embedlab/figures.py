@@ -63,10 +63,12 @@ def projection_panels(h: Any, E: Any, labels: Sequence[str] = TOKENS, *, axes: A
     if len(labels) != E.shape[0]:
         raise ValueError(f"labels must name every row of E ({E.shape[0]}), got {len(labels)}")
     if axes is None:
-        fig, axes = plots.new_figure((2.9 * E.shape[0], 3.4), ncols=E.shape[0])
+        ncols = 2 if E.shape[0] > 1 else 1
+        nrows = -(-E.shape[0] // ncols)
+        fig, axes = plots.new_figure((6.4, 2.6 * nrows), ncols=ncols, nrows=nrows)
     else:
-        fig = np.atleast_1d(axes)[0].figure
-    axes = np.atleast_1d(axes)
+        fig = np.atleast_1d(axes).flat[0].figure
+    axes = np.atleast_1d(axes).ravel()[: E.shape[0]]
     out: dict[str, list] = {"arrows": [], "projections": [], "drops": [], "titles": [], "planes": []}
     lim = 1.15 * max(float(np.linalg.norm(h)), float(np.linalg.norm(E, axis=1).max()))
     for ax, e, label in zip(axes, E, labels, strict=True):
@@ -81,7 +83,7 @@ def projection_panels(h: Any, E: Any, labels: Sequence[str] = TOKENS, *, axes: A
         with plots.style():
             (proj,) = ax.plot([0.0, along], [below, below], color=plots.VERMILLION, linewidth=5, solid_capstyle="butt")
             (drop,) = ax.plot([h2[0], along], [h2[1], below], color=plots.GREY, linestyle="--", linewidth=1.2)
-            title = ax.set_title(f"z({label}) = {along:+.2f} x {norm_e:.2f}\n= {dot(h, e):+.2f}", fontsize=12)
+            title = ax.set_title(f"{label}: {along:+.2f} x {norm_e:.2f} = {dot(h, e):+.2f}", fontsize=12)
             ax.set_xticks([])
             ax.set_yticks([])
             for spine in ax.spines.values():

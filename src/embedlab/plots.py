@@ -40,7 +40,9 @@ def style() -> AbstractContextManager[None]:
     return plt.style.context(STYLE)
 
 
-def new_figure(figsize: tuple[float, float] = (6.0, 3.2), ncols: int = 1, **subplot_kw: Any) -> tuple[Figure, Any]:
+def new_figure(
+    figsize: tuple[float, float] = (6.0, 3.2), ncols: int = 1, nrows: int = 1, **subplot_kw: Any
+) -> tuple[Figure, Any]:
     """An off-screen ``Figure`` (Agg canvas, not registered with pyplot) and its axes.
 
     Kept figures are redrawn with ``fig.canvas.draw()``; pyplot never shows them twice.
@@ -48,7 +50,7 @@ def new_figure(figsize: tuple[float, float] = (6.0, 3.2), ncols: int = 1, **subp
     with style():
         fig = Figure(figsize=figsize, layout="constrained")
         FigureCanvasAgg(fig)
-        axes = fig.subplots(1, ncols, subplot_kw=subplot_kw or None)
+        axes = fig.subplots(nrows, ncols, subplot_kw=subplot_kw or None)
     return fig, axes
 
 
