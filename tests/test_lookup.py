@@ -119,7 +119,7 @@ def test_lookup_does_not_scan_rows_it_does_not_read():
         (["cat", "dog"], TypeError, r"got non-numeric values \(dtype <U3\)"),
         (np.array([0, 1], dtype=object), TypeError, r"got non-numeric values \(dtype object\)"),
         ([1 + 0j], TypeError, r"got floating values \(dtype complex128\)"),
-        ([], TypeError, r"got floating values"),
+        ([], ValueError, r"ids must hold at least one token id, got an empty array of shape \(0,\)"),
         (
             np.array([], dtype=int),
             ValueError,

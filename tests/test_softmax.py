@@ -253,7 +253,7 @@ def test_cross_entropy_large_logits_stays_finite():
         (np.zeros(4), -1, ValueError, r"targets must be in \[0, 3\] \(ids are zero-indexed\), got -1"),
         (np.zeros(4), 1.0, TypeError, r"targets must be integer token ids, got floating values"),
         (np.zeros(4), True, TypeError, r"targets must be integer token ids, got a bool"),
-        ([np.nan, 0.0], 0, ValueError, r"z must not contain NaN"),
+        ([np.nan, 0.0], 0, ValueError, r"logits must not contain NaN"),
     ],
 )
 @pytest.mark.parametrize("func", [cross_entropy, cross_entropy_grad])
