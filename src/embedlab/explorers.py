@@ -11,11 +11,12 @@ from typing import Any
 import numpy as np
 
 from . import plots
+from ._validation import _describe, check_ids, check_size
 from .budget import REAL_MODELS, param_bytes, param_count
 from .geometry import angle_deg, in_plane, plane_basis
 from .logits import tied_logits
 from .lookup import lookup, one_hot_cost
-from .model import tiny_model_grads
+from .model import _check_body, tiny_model_grads
 from .softmax import saturation_prob, softmax
 from .tokens import E_TOY, TOKENS
 from .widgets import Control, Explorer, float_range
@@ -52,6 +53,7 @@ def lookup_explorer() -> Explorer:
 
 def one_hot_cost_explorer(d_model: int = 768) -> Explorer:
     """B: the one-hot product's arithmetic against a lookup's, as the vocabulary grows."""
+    d_model = check_size(d_model, "d_model")
     sizes = (4, 10, 100, 1000, 10000, 30522, 50257, 128256, 256000)
     grid = np.unique(np.logspace(0, np.log10(300000), 60).astype(int))
 
@@ -121,6 +123,9 @@ def logits_explorer() -> Explorer:
 
 def alignment_explorer(token: int = 2) -> Explorer:
     """D: rotate a unit context ``h`` in the plane of the first axis and ``e_token``; watch the sign of the dot."""
+    if isinstance(token, (list, tuple, np.ndarray)) and np.asarray(token, dtype=object).ndim != 0:
+        raise TypeError(f"token must be one token id (an int), got {_describe(token)}")
+    token = int(check_ids(token, len(TOKENS), name="token"))
     e = lookup(E_TOY, token)
     basis = plane_basis([1.0, 0.0, 0.0], e)  # u1 = first axis, u2 = e's remaining direction
     e_2d = basis @ e  # e's coordinates in that plane: true length kept
@@ -178,13 +183,15 @@ def flatten_explorer() -> Explorer:
 
 def saturation_explorer(n_others: int = 3) -> Explorer:
     """F: slide the winner's logit ``t``; ``P0(t) = e^t / (e^t + 3)`` saturates at 0 and 1."""
+    n_others = check_size(n_others, "n_others")
+    if n_others > 10_000:
+        raise ValueError(f"n_others must be at most 10,000 (one bar of softmax per token), got {n_others:,}")
     ts = np.linspace(-8, 8, 161)
 
     def setup(fig: Any, ax: Any) -> Any:
         plots.curve(ts, saturation_prob(ts, n_others), ax, label="P0(t), the winner")
-        plots.curve(
-            ts, (1 - saturation_prob(ts, n_others)) / n_others, ax, label="each of the other 3", color=plots.GREEN
-        )
+        others = (1 - saturation_prob(ts, n_others)) / n_others
+        plots.curve(ts, others, ax, label=f"each of the other {n_others}", color=plots.GREEN)
         ax.axhline(1 / n_others, color=plots.GREY, linestyle=":", linewidth=1)
         p0 = plots.marker(0.0, 0.25, ax)
         p1 = plots.marker(0.0, 0.25, ax, color=plots.VERMILLION)
@@ -260,7 +267,13 @@ def budget_explorer() -> Explorer:
 
 def gradient_explorer(context: tuple[int, ...] = (2, 1), W: Any = None) -> Explorer:
     """H: the two gradient paths into each row of a tied ``E``, for a choice of next token."""
-    W = np.eye(3) if W is None else np.asarray(W)
+    if not isinstance(context, (list, tuple, np.ndarray)):
+        raise TypeError(f"context must be a sequence of token ids, got {_describe(context)}")
+    ids = check_ids(context, len(TOKENS), name="context")
+    if ids.ndim != 1:
+        raise ValueError(f"context must be a flat sequence of token ids, got shape {ids.shape}")
+    context = tuple(int(i) for i in ids)
+    W = np.eye(3) if W is None else _check_body(W, E_TOY.shape[1])
     comps = ["dim 0", "dim 1", "dim 2"]
 
     def setup(fig: Any, ax: Any) -> Any:
