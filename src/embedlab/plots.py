@@ -1,6 +1,10 @@
 """Plot helpers in matplotlib's own shape: ``ax=None`` makes a figure, artists are returned,
 ``plt.show()`` is never called. Update helpers change the data of artists already drawn, so a
 slider moves a figure that is kept rather than building a new one.
+
+Data to draw is checked like the library's inputs (finite real arrays of the right shape, any
+float dtype, drawn in float64); a bad argument raises ``TypeError`` or ``ValueError`` naming it,
+not an error from deep inside matplotlib.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.quiver import Quiver
+
+from ._validation import _describe, check_finite, check_float_array, check_real, short_repr
 
 #: The package's one style file, ``embedlab/embedlab.mplstyle``.
 STYLE = "embedlab.embedlab"
@@ -55,7 +61,38 @@ def new_figure(figsize: tuple[float, float] = (6.0, 3.2), ncols: int = 1, **subp
 def _ax(ax: Axes | None) -> Axes:
     if ax is None:
         _, ax = new_figure()
+    elif not isinstance(ax, Axes):
+        raise TypeError(f"ax must be a matplotlib Axes or None, got {_describe(ax)}")
     return ax
+
+
+def _values(x: Any, name: str, **kw: Any) -> np.ndarray:
+    """A finite float64 array to draw (plots work in float64 whatever the input dtype)."""
+    arr = check_float_array(x, name, **kw)
+    check_finite(arr, name)
+    with np.errstate(over="ignore"):
+        out = arr.astype(np.float64)
+    check_finite(out, name)  # a longdouble beyond float64's range
+    return out
+
+
+def _labels(labels: Any, n: int, name: str) -> list[str]:
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, Sequence):
+        raise TypeError(f"{name} must be a sequence of str, got {_describe(labels)}")
+    if len(labels) != n:
+        raise ValueError(f"{name} must have one entry per value ({n}), got {len(labels)}")
+    return [str(x) for x in labels]
+
+
+def _index(i: Any, n: int, name: str) -> int | None:
+    """None, or an int in [0, n)."""
+    if i is None:
+        return None
+    if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+        raise TypeError(f"{name} must be None or an int, got {_describe(i)}")
+    if not 0 <= i < n:
+        raise ValueError(f"{name} must be None or in [0, {n - 1}], got {short_repr(i)}")
+    return int(i)
 
 
 def heatmap(
@@ -73,8 +110,13 @@ def heatmap(
     dict
         ``image`` (AxesImage), ``box`` (Rectangle around the highlighted row) and ``texts``.
     """
+    m = _values(matrix, "matrix", ndim=2)
+    if m.size > 10_000 and annotate:
+        raise ValueError(f"matrix is too large to write every value in ({m.shape}); pass annotate=False")
+    if row_labels is not None:
+        row_labels = _labels(row_labels, m.shape[0], "row_labels")
+    highlight_row = _index(highlight_row, m.shape[0], "highlight_row")
     ax = _ax(ax)
-    m = np.asarray(matrix, dtype=float)
     lim = float(np.abs(m).max()) or 1.0
     with style():
         image = ax.imshow(m, cmap="PuOr", vmin=-lim, vmax=lim, aspect="auto")
@@ -94,6 +136,9 @@ def heatmap(
 
 def set_highlight_row(box: Rectangle, row: int | None) -> None:
     """Move the outline made by :func:`heatmap` to ``row`` (hide it for None)."""
+    if not isinstance(box, Rectangle):
+        raise TypeError(f"box must be the Rectangle made by heatmap, got {_describe(box)}")
+    row = _index(row, 2**31, "row")
     box.set_visible(row is not None)
     if row is not None:
         box.set_y(row - 0.5)
@@ -116,10 +161,17 @@ def bars(
 
     Returns the ``BarContainer``; move it with :func:`update_bars`.
     """
+    v = _values(values, "values", ndim=1)
+    labels = _labels(labels, v.size, "labels")
+    highlight = _index(highlight, v.size, "highlight")
+    offset = check_real(offset, "offset")
+    width = check_real(width, "width")
+    if width <= 0:
+        raise ValueError(f"width must be positive, got {width}")
     ax = _ax(ax)
     x = np.arange(len(labels)) + offset
     with style():
-        container = ax.bar(x, np.asarray(values, dtype=float), width=width, color=color, label=label)
+        container = ax.bar(x, v, width=width, color=color, label=label)
         ax.set_xticks(np.arange(len(labels)), labels)
         ax.axhline(0, color=BLACK, linewidth=0.8)
         container.annotations = (
@@ -137,7 +189,12 @@ def bars(
 
 def update_bars(container: BarContainer, values: Any, highlight: int | None = None) -> None:
     """Set the heights of bars made by :func:`bars`, their value labels, and the highlighted bar."""
-    values = np.asarray(values, dtype=float)
+    if not hasattr(container, "base_color"):
+        raise TypeError(f"container must be the BarContainer made by bars, got {_describe(container)}")
+    values = _values(values, "values", ndim=1)
+    if values.size != len(container.patches):
+        raise ValueError(f"values must have one entry per bar ({len(container.patches)}), got {values.size}")
+    highlight = _index(highlight, values.size, "highlight")
     for i, (rect, value) in enumerate(zip(container.patches, values, strict=True)):
         rect.set_height(value)
         rect.set_facecolor(container.highlight_color if i == highlight else container.base_color)  # type: ignore[attr-defined]
@@ -159,8 +216,12 @@ def arrows(
 
     Returns the ``Quiver``; move it with :func:`update_arrows`.
     """
+    v = _vectors_2d(vectors)
+    if limit is not None:
+        limit = check_real(limit, "limit")
+        if limit <= 0:
+            raise ValueError(f"limit must be positive, got {limit}")
     ax = _ax(ax)
-    v = np.asarray(vectors, dtype=float).reshape(-1, 2)
     lim = limit if limit is not None else 1.15 * float(np.abs(v).max() or 1.0)
     with style():
         # angles/scale_units/scale = "xy"/"xy"/1: an arrow's length is its length in data units.
@@ -192,22 +253,39 @@ def arrows(
 
 def update_arrows(q: Quiver, vectors: Any) -> None:
     """Point the arrows of :func:`arrows` at new 2-D vectors (labels follow the tips)."""
-    v = np.asarray(vectors, dtype=float).reshape(-1, 2)
+    if not hasattr(q, "labels"):
+        raise TypeError(f"q must be the Quiver made by arrows, got {_describe(q)}")
+    v = _vectors_2d(vectors)
+    if len(v) != q.N:
+        raise ValueError(f"vectors must hold {q.N} vector(s), one per arrow, got {len(v)}")
     q.set_UVC(v[:, 0], v[:, 1])
     for note, tip in zip(q.labels, v, strict=False):  # type: ignore[attr-defined]
         note.xy = tuple(tip)
 
 
+def _vectors_2d(vectors: Any) -> np.ndarray:
+    """Vectors of shape (2,) or (n, 2) as an (n, 2) float64 array."""
+    v = _values(vectors, "vectors", min_ndim=1)
+    if v.ndim > 2 or v.shape[-1] != 2:
+        raise ValueError(f"vectors must have shape (2,) or (n, 2), got shape {v.shape}")
+    return v.reshape(-1, 2)  # (n, 2)
+
+
 def curve(x: Any, y: Any, ax: Axes | None = None, *, label: str | None = None, color: str = BLUE, **kw: Any) -> Any:
     """A line plot of ``y`` against ``x``; returns the ``Line2D``."""
+    xs = _values(x, "x", ndim=1)
+    ys = _values(y, "y", ndim=1)
+    if xs.shape != ys.shape:
+        raise ValueError(f"x and y must have the same length, got {xs.size} and {ys.size}")
     ax = _ax(ax)
     with style():
-        (line,) = ax.plot(np.asarray(x, dtype=float), np.asarray(y, dtype=float), color=color, label=label, **kw)
+        (line,) = ax.plot(xs, ys, color=color, label=label, **kw)
     return line
 
 
 def marker(x: float, y: float, ax: Axes | None = None, *, color: str = ORANGE, label: str | None = None) -> Any:
     """A single point, moved later with ``line.set_data([x], [y])``; returns the ``Line2D``."""
+    x, y = check_real(x, "x"), check_real(y, "y")
     ax = _ax(ax)
     with style():
         (point,) = ax.plot([x], [y], "o", color=color, markersize=9, zorder=5, label=label)
