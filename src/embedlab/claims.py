@@ -62,8 +62,11 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
     if not 0 <= decimals <= 17:
         raise ValueError(f"decimals must be in [0, 17], the digits a float64 holds, got {short_repr(decimals)}")
     d = _as_float64(draft, "draft")
+    c = _as_float64(computed, "computed")
     with np.errstate(over="ignore", invalid="ignore"):
-        c = np.round(_as_float64(computed, "computed"), decimals)
+        # np.round scales by 10**decimals first, which overflows for huge values; those (past
+        # 2**52) are integers already, which rounding leaves alone.
+        c = np.where(np.abs(c) >= 2.0**52, c, np.round(c, decimals))
     if d.shape != c.shape:
         raise ValueError(f"draft and computed must have the same shape, got {d.shape} and {c.shape}")
     with np.errstate(invalid="ignore"):

@@ -115,8 +115,8 @@ def finite_difference_grad(loss: Callable[[np.ndarray], float], E: Any, eps: flo
             f"got shape {E.shape}"
         )
     E = np.array(E, dtype=np.float64)  # a private float64 copy to perturb
-    if not (isinstance(eps, float) and 0 < eps < np.inf):
-        raise ValueError(f"eps must be a positive float, got {short_repr(eps)}")
+    if not (isinstance(eps, float) and 0 < eps <= 1):
+        raise ValueError(f"eps must be a positive float, at most 1, got {short_repr(eps)}")
     grad = np.zeros_like(E)
     for idx in np.ndindex(*E.shape):
         old = E[idx]

@@ -110,9 +110,11 @@ def naive_softmax(z: Any) -> np.ndarray:
     >>> naive_softmax([1000.0, 0.0])
     array([nan,  0.])
     """
-    z = np.asarray(z, dtype=np.float64)
+    z = check_float_array(z, "z", min_ndim=1)  # checked like softmax's input; only the maths is naive
+    if np.isnan(z).any():
+        raise ValueError(f"z must not contain NaN, got {int(np.isnan(z).sum())} NaN value(s)")
     with np.errstate(over="ignore", invalid="ignore"):
-        e = np.exp(z)
+        e = np.exp(z.astype(np.float64))  # always float64: the overflow shown is float64's
         return e / e.sum(axis=-1, keepdims=True)
 
 

@@ -82,7 +82,12 @@ class Control:
             raise ValueError(f"name of a control must be a Python identifier (a keyword of update), got {self.name!r}")
         if isinstance(self.values, (str, bytes)) or not isinstance(self.values, Iterable):
             raise TypeError(f"values of control {self.name!r} must be a sequence, got {_describe(self.values)}")
-        object.__setattr__(self, "values", tuple(self.values))
+        try:
+            object.__setattr__(self, "values", tuple(self.values))
+        except TypeError:  # a 0-d array, say: iterable by type, not in fact
+            raise TypeError(
+                f"values of control {self.name!r} must be a sequence, got {_describe(self.values)}"
+            ) from None
         if not self.values:
             raise ValueError(f"values of control {self.name!r} must not be empty")
         if len(self.values) > MAX_CONTROL_VALUES:
@@ -141,7 +146,7 @@ class Control:
             return self.values[self.values.index(value)]  # the list's own element (2, not 2.0)
         numeric = all(_is_number(v) for v in self.values)
         if not (numeric and _is_number(value)):
-            shown = ", ".join(self.show(v) for v in self.values[:8])
+            shown = short_repr(", ".join(self.show(v) for v in self.values[:8]), 120).strip("'")
             if len(self.values) > 8:
                 shown += f", ... ({len(self.values)} values)"
             raise ValueError(f"{self.name} must be one of {shown}, got {short_repr(value)}")
@@ -191,8 +196,8 @@ def float_range(start: float, stop: float, step: float, digits: int = 6) -> tupl
     span = (stop - start) / step
     if not span <= MAX_CONTROL_VALUES - 1:  # also catches an infinite span (finite ends, tiny step)
         raise ValueError(
-            f"step is too small: {start:g} to {stop:g} in steps of {step:g} would make more than "
-            f"{MAX_CONTROL_VALUES:,} values"
+            f"start, stop and step must make at most {MAX_CONTROL_VALUES:,} values: {start:g} to {stop:g} "
+            f"in steps of {step:g} would make more"
         )
     n = round(span)
     return tuple(round(start + i * step, digits) + 0.0 for i in range(n + 1))
