@@ -81,6 +81,8 @@ MAX_MESSAGE = 400  # characters: a huge input must not be repeated in its own me
 
 # ================================================================ the contract, as one function
 def _snapshot(x: Any) -> Any:
+    if isinstance(x, np.ndarray) and not x.flags.writeable and x.nbytes > 1 << 26:
+        return ("opaque", None)  # a huge read-only view (broadcast): nothing can write to it
     if isinstance(x, np.ndarray):
         return ("array", x.copy(), x.flags.writeable, x.strides)
     try:
@@ -834,3 +836,13 @@ def test_lookup_from_many_threads_at_once():
         t.join(60)
     assert not any(t.is_alive() for t in threads), "a lookup thread hung"
     assert not errors, errors
+
+
+def test_results_too_large_for_memory_are_refused_by_name():
+    """Small inputs whose result would not fit: many ids of a wide E, a wide outer product, many logits."""
+    wide = np.lib.stride_tricks.as_strided(np.zeros(1), shape=(2, 2**40), strides=(0, 0), writeable=False)
+    assert "ids" in str(call(lookup, {"E": wide, "ids": np.zeros(10**4, int)})[1])
+    one = np.lib.stride_tricks.as_strided(np.ones(1), shape=(1, 2**20), strides=(0, 0), writeable=False)
+    assert call(output_grad, {"h": one, "grad_logits": one}, names=("h",))[0] == "error"
+    h = np.lib.stride_tricks.as_strided(np.ones(1), shape=(2**20, 1), strides=(0, 0), writeable=False)
+    assert call(tied_logits, {"h": h, "E": h}, names=("h",))[0] == "error"

@@ -118,6 +118,7 @@ def output_grad(h: Any, grad_logits: Any) -> np.ndarray:
     check_finite(grad_logits, "grad_logits")
     d, V = h.shape[-1], grad_logits.shape[-1]
     dtype = np.result_type(h.dtype, grad_logits.dtype)
+    check_nbytes((V, d), dtype, "h and grad_logits")
     w = work_dtype(dtype)
     with np.errstate(all="ignore"):
         g = grad_logits.reshape(-1, V).T.astype(w, copy=False) @ h.reshape(-1, d).astype(w, copy=False)  # (V, d)

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_embedding, check_finite, check_float_array
+from ._validation import check_embedding, check_finite, check_float_array, check_nbytes
 
 
 def check_context(h: Any, d: int, dtype: np.dtype) -> np.ndarray:
@@ -69,6 +69,7 @@ def tied_logits(h: Any, E: Any, bias: Any = None) -> np.ndarray:
     E = check_embedding(E)
     V, d = E.shape
     h = check_context(h, d, E.dtype)
+    check_nbytes((*h.shape[:-1], V), E.dtype, "h")  # one logit per context and token
     if bias is not None:
         bias = check_float_array(bias, "bias")
         if bias.shape != (V,):

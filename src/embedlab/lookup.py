@@ -57,6 +57,7 @@ def lookup(E: Any, ids: Any) -> np.ndarray:
     """
     E = check_embedding(E, convert_int=False)  # an integer E is converted row by row, below, not whole
     ids = check_ids(ids, E.shape[0])
+    check_nbytes((*ids.shape, E.shape[1]), np.result_type(E.dtype, np.float16), "ids")  # many ids of a wide E
     rows = _gather_rows(E, ids)  # (*ids.shape, d)
     return rows if rows.dtype.kind == "f" else rows.astype(np.float64)
 
