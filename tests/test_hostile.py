@@ -783,15 +783,31 @@ def test_lookup_in_a_forked_child_does_not_hang():
     result = _run_python(
         BIG_LOOKUP
         + """
-import multiprocessing as mp
+import multiprocessing as mp, os, signal, time
 check()  # the parent creates its pool
+time.sleep(0.5)  # its workers go idle, as they have long before a data loader forks
+pid = os.fork()
+if pid == 0:
+    try:
+        check()
+    finally:
+        os._exit(0)
+for _ in range(300):
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        break
+    time.sleep(0.1)
+else:
+    os.kill(pid, signal.SIGKILL)
+    raise SystemExit("os.fork child hung")
+assert os.waitstatus_to_exitcode(status) == 0, status
 ctx = mp.get_context("fork")
 p = ctx.Process(target=check)
 p.start()
-p.join(60)
+p.join(30)
 if p.is_alive():
     p.kill()
-    raise SystemExit("child hung")
+    raise SystemExit("multiprocessing child hung")
 assert p.exitcode == 0, p.exitcode
 with ctx.Pool(2) as pool:  # a data loader's workers
     pool.apply(check)
