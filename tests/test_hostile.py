@@ -65,7 +65,7 @@ from embedlab import (
 )
 from embedlab.claims import check
 from embedlab.model import finite_difference_grad, tiny_model_grads, tiny_model_loss
-from embedlab.widgets import Control, float_range
+from embedlab.widgets import Control, Explorer, float_range
 
 if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):  # see test_properties.py
     set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "embedlab-hypothesis")
@@ -477,7 +477,25 @@ def test_one_hostile_argument_is_named(name):
 
 
 # ---------------------------------------------------------------- the interactive layer (slower)
+def _setup(fig: Any, ax: Any) -> Any:
+    (line,) = ax.plot([0, 1], [0, 1])
+    return (lambda x: f"x = {x}"), [line]
+
+
 PLOTS: dict[str, tuple[Any, Any]] = {
+    "Explorer": (
+        Explorer,
+        st.fixed_dictionaries(
+            {
+                "title": st.just("t"),
+                "controls": st.just([Control("x", "x", (1, 2))]),
+                "setup": st.just(_setup),
+                "figsize": st.just((2.0, 2.0)),
+                "ncols": st.just(1),
+                "static_colors": st.sampled_from([8, None]),
+            }
+        ),
+    ),
     "heatmap": (plots.heatmap, st.fixed_dictionaries({"matrix": float_matrix(2, 3), "highlight_row": st.just(1)})),
     "bars": (plots.bars, st.fixed_dictionaries({"values": float_vector(3), "labels": st.just(["a", "b", "c"])})),
     "arrows": (plots.arrows, st.fixed_dictionaries({"vectors": float_matrix(2, 2), "limit": st.just(2.0)})),
@@ -503,8 +521,8 @@ def test_interactive_layer_names_a_hostile_argument(name):
     def run(args, data):
         key = data.draw(st.sampled_from(sorted(args)))
         bad = data.draw(hostile())
-        if key == "W" and bad is None:
-            return  # None is W's documented default
+        if key in ("W", "static_colors") and bad is None:
+            return  # None is the documented default
         call(fn, {**args, key: bad}, names=related(name, key))
 
     run()
@@ -862,3 +880,13 @@ def test_results_too_large_for_memory_are_refused_by_name():
     assert call(output_grad, {"h": one, "grad_logits": one}, names=("h",))[0] == "error"
     h = np.lib.stride_tricks.as_strided(np.ones(1), shape=(2**20, 1), strides=(0, 0), writeable=False)
     assert call(tied_logits, {"h": h, "E": h}, names=("h",))[0] == "error"
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [len, lambda: None, lambda fig, ax: None, lambda fig, ax: (1, []), lambda fig, ax: (str, 5), print],
+)
+def test_explorer_refuses_a_malformed_setup_by_name(setup):
+    """A setup that cannot take (fig, axes) or does not return (update, artists) is named, not unpacked."""
+    args = {"title": "t", "controls": [Control("x", "x", (1, 2))], "setup": setup}
+    assert call(Explorer, args, names=("setup",))[0] == "error"

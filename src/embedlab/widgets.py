@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import html
+import inspect
 import io
 import itertools
 import math
@@ -278,6 +279,12 @@ class Explorer:
             )
         if not callable(setup):
             raise TypeError(f"setup must be a callable setup(fig, axes) -> (update, artists), got {_describe(setup)}")
+        try:
+            inspect.signature(setup).bind(None, None)
+        except TypeError:
+            raise TypeError(f"setup must accept two arguments, setup(fig, axes), got {_describe(setup)}") from None
+        except ValueError:  # some builtins have no signature to inspect: let the call decide
+            pass
         if not (isinstance(figsize, (tuple, list)) and len(figsize) == 2):
             raise TypeError(f"figsize must be a pair (width, height) in inches, got {_describe(figsize)}")
         size = tuple(check_real(x, "figsize") for x in figsize)
@@ -290,7 +297,12 @@ class Explorer:
         static_colors = _check_colors(static_colors, "static_colors")
         self.fig, self.axes = new_figure(size, int(ncols))
         with style():  # titles and labels set in setup take the package style too
-            self._update, dynamic = setup(self.fig, self.axes)
+            made = setup(self.fig, self.axes)  # errors raised inside the caller's setup are theirs, unchanged
+        if not (isinstance(made, tuple) and len(made) == 2 and callable(made[0])):
+            raise TypeError(f"setup must return a pair (update, artists) with update callable, got {_describe(made)}")
+        self._update, dynamic = made
+        if isinstance(dynamic, (str, bytes)) or not isinstance(dynamic, Iterable):
+            raise TypeError(f"setup must return a sequence of artists as its second item, got {_describe(dynamic)}")
         self._dynamic = list(_flatten_artists(dynamic))
         for artist in self._dynamic:
             artist.set_animated(True)  # left out of the background, drawn on top at each update
