@@ -777,7 +777,8 @@ def _run_python(script: str) -> subprocess.CompletedProcess:
     src = str(Path(embedlab.__file__).resolve().parents[1])
     env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
     return subprocess.run(
-        [sys.executable, "-W", "error", "-c", textwrap.dedent(script)],
+        # Python 3.12+ warns that fork() in a threaded process may deadlock: that is the very case tested.
+        [sys.executable, "-W", "error", "-W", "ignore:This process:DeprecationWarning", "-c", textwrap.dedent(script)],
         capture_output=True,
         text=True,
         timeout=120,
