@@ -83,7 +83,7 @@ def test_alignment_arrows_draw_true_vectors_and_refuse_off_plane():
 def test_the_old_d_bug_is_refused():
     """Passing (2, 3) coordinates (the bug that drew e_2 1.35 long) is an error, not a scrambled figure."""
     basis = figures.drawing_plane([1.0, 0, 0], E_TOY[2])
-    with pytest.raises(ValueError, match=r"vectors must have shape \(n, 2\).*got shape \(2, 3\)"):
+    with pytest.raises(ValueError, match=r"vectors must have shape \(2,\) or \(n, 2\).*got shape \(2, 3\)"):
         plots.arrows(basis @ np.array([E_TOY[2], [-1.0, 0, 0], [1.0, 0, 0]]).T)
 
 
@@ -136,12 +136,12 @@ def test_tie_scatter_points_are_the_logits():
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: plots.arrows([[1.0, 2.0, 3.0]]), r"vectors must have shape \(n, 2\)"),
+        (lambda: plots.arrows([[1.0, 2.0, 3.0]]), r"vectors must have shape \(2,\) or \(n, 2\)"),
         (lambda: plots.arrows([[np.nan, 1.0]]), "vectors must be finite"),
         (lambda: plots.arrows([[1.0, 0], [0, 1], [1, 1]], colors=["red"]), "one colour per arrow"),
-        (lambda: plots.bars([1.0, 2.0], ["a", "b", "c"]), r"one value per bar \(3\)"),
+        (lambda: plots.bars([1.0, 2.0], ["a", "b", "c"]), r"labels must have one entry per value \(2\)"),
         (lambda: plots.heatmap([1.0, 2.0]), "2-D"),
-        (lambda: plots.heatmap([[1.0, 2.0]], row_labels=["a", "b"]), "one label per row"),
+        (lambda: plots.heatmap([[1.0, 2.0]], row_labels=["a", "b"]), r"row_labels must have one entry per value \(1\)"),
         (lambda: plots.curve([1.0, 2.0], [1.0]), "same length"),
         (lambda: figures.projection_panels([1.0, 2.0], E_TOY), "width d = 3"),
         (lambda: figures.projection_panels([1.0, 2.0, 3.0], E_TOY, ["a"]), "name every row"),
@@ -155,10 +155,10 @@ def test_plot_helpers_refuse_malformed_input(call, message):
 
 def test_update_helpers_refuse_a_different_count():
     q = plots.arrows([[1.0, 0.0], [0.0, 1.0]])
-    with pytest.raises(ValueError, match="one row per arrow drawn"):
+    with pytest.raises(ValueError, match="vectors must hold 2 vector"):
         plots.update_arrows(q, [[1.0, 0.0]])
     b = plots.bars([1.0, 2.0], ["a", "b"])
-    with pytest.raises(ValueError, match=r"one value per bar \(2\)"):
+    with pytest.raises(ValueError, match=r"values must have one entry per bar \(2\)"):
         plots.update_bars(b, [1.0, 2.0, 3.0])
 
 

@@ -245,3 +245,27 @@ def test_in_plane_bad_input(angle, basis, exc, message):
     """A basis that is not (2, d) and a non-finite angle are refused."""
     with pytest.raises(exc, match=message):
         in_plane(angle, basis)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.longdouble])
+def test_plane_basis_refuses_b_equal_to_3a_in_every_dtype(dtype):
+    """3a rounded to float32 has a perpendicular part of rounding noise: still parallel."""
+    a = np.array([0.3, -1.7, 2.9, 0.11], dtype)
+    with pytest.raises(ValueError, match=rf"b must not be parallel to a: .*dtype {np.dtype(dtype).name}"):
+        plane_basis(a, (3 * a).astype(dtype))
+
+
+def test_plane_basis_keeps_the_input_dtype():
+    basis = plane_basis(np.array([1, 0, 0], np.float32), np.array([1, 1, 0], np.float32))
+    assert basis.dtype == np.float32
+    np.testing.assert_allclose(basis, [[1, 0, 0], [0, 1, 0]], atol=1e-7)
+
+
+def test_dot_of_a_masked_array_is_refused():
+    with pytest.raises(TypeError, match=r"a must be a plain array: masked arrays are not supported .* a\.filled"):
+        dot(np.ma.masked_array([1.0, 2.0], mask=[0, 1]), [1.0, 1.0])
+
+
+def test_dot_that_overflows_is_refused():
+    with pytest.raises(ValueError, match=r"a and b have a dot product too large for a float"):
+        dot([1e200, 1e200], [1e200, 1e200])

@@ -1,5 +1,7 @@
 """Tests for embedlab.lookup: lookup, one_hot and one_hot_cost."""
 
+import importlib
+
 import numpy as np
 import pytest
 
@@ -93,6 +95,72 @@ def test_lookup_integer_E_is_converted_to_float64():
     np.testing.assert_array_equal(out, [3.0, 4.0])
 
 
+@pytest.mark.parametrize("order", ["F", "strided", "reversed"])
+def test_lookup_of_a_non_contiguous_E_is_exact_and_does_not_alias(order):
+    """Fortran, strided and negatively strided E give the same rows as a C-ordered copy."""
+    E = {"F": np.asfortranarray(E_RAND), "strided": np.repeat(E_RAND, 2, axis=0)[::2], "reversed": E_RAND[::-1, ::-1]}[
+        order
+    ]
+    out = lookup(E, [[6, 0], [3, 3]])
+    np.testing.assert_array_equal(out, np.ascontiguousarray(E)[[[6, 0], [3, 3]]])
+    assert not np.shares_memory(out, E)
+
+
+def test_lookup_of_an_integer_E_converts_only_the_rows_read():
+    """An int E is gathered first, then the few rows become float64."""
+    out = lookup(np.arange(12).reshape(4, 3), [3, 0])
+    assert out.dtype == np.float64
+    np.testing.assert_array_equal(out, [[9, 10, 11], [0, 1, 2]])
+
+
+def test_forgetting_the_pool_after_fork_starts_a_fresh_one():
+    """What a forked child runs: the parent's pool (whose threads it lacks) is never used again."""
+    lookup_module = importlib.import_module("embedlab.lookup")
+
+    before = lookup_module._pool()
+    lookup_module._forget_pool_after_fork()
+    after = lookup_module._pool()
+    assert after is not before
+    assert after is lookup_module._pool()  # cached again
+    before.shutdown(wait=True)
+
+
+def test_a_shut_down_pool_falls_back_to_the_calling_thread(monkeypatch):
+    """When the executor refuses work (as in atexit handlers), the gather still completes."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    lookup_module = importlib.import_module("embedlab.lookup")
+
+    dead = ThreadPoolExecutor(max_workers=1)
+    dead.shutdown()
+    monkeypatch.setattr(lookup_module, "_pool", lambda: dead)
+    monkeypatch.setattr(lookup_module.os, "cpu_count", lambda: 2)
+    E = np.arange(2000 * 300, dtype=np.float64).reshape(2000, 300)
+    ids = np.arange(2000)[::-1]
+    np.testing.assert_array_equal(lookup(E, ids), E[ids])
+
+
+@pytest.mark.parametrize(
+    ("ids", "message"),
+    [
+        ([[0, 1], [2]], r"ids must be a rectangular array of integer token ids, got a ragged nested sequence"),
+        (np.ma.masked_array([0, 1], mask=[0, 1]), r"ids must be a plain array: masked arrays are not supported"),
+        ([2**70], r"ids must be in \[0, 3\] for a vocabulary of 4, got 1180591620717411303424"),
+        ([-(2**70), 0], r"ids must be in \[0, 3\] \(ids are zero-indexed\), got -1180591620717411303424"),
+        ("cat" * 10**5, r"got the string 'catcatcat.*\.\.\.; use"),
+    ],
+)
+def test_lookup_refuses_hostile_ids_by_name(ids, message):
+    with pytest.raises((TypeError, ValueError), match=message) as info:
+        lookup(E_TOY, ids)
+    assert len(str(info.value)) < 300
+
+
+def test_one_hot_refuses_an_absurd_vocab_size_before_allocating():
+    with pytest.raises(ValueError, match=r"vocab_size is too large: the result of shape \(9223372036854775807,\)"):
+        one_hot(0, 2**63 - 1)
+
+
 def test_lookup_does_not_scan_rows_it_does_not_read():
     """A NaN in a row that is never looked up does not matter to lookup (retrieval only)."""
     E = E_RAND.copy()
@@ -119,7 +187,7 @@ def test_lookup_does_not_scan_rows_it_does_not_read():
         (["cat", "dog"], TypeError, r"got non-numeric values \(dtype <U3\)"),
         (np.array([0, 1], dtype=object), TypeError, r"got non-numeric values \(dtype object\)"),
         ([1 + 0j], TypeError, r"got floating values \(dtype complex128\)"),
-        ([], TypeError, r"got floating values"),
+        ([], ValueError, r"ids must hold at least one token id, got an empty array of shape \(0,\)"),
         (
             np.array([], dtype=int),
             ValueError,

@@ -85,6 +85,26 @@ def test_minus_inf_gets_exactly_zero():
     np.testing.assert_allclose(p[[0, 2]], softmax_by_hand([1.0, 2.0]), rtol=1e-15)
 
 
+@pytest.mark.parametrize("func", [softmax, log_softmax])
+def test_float16_logits_are_normalised_in_float32(func):
+    """The float16 sum of 128256 equal terms overflows; the result must still be 1/V each."""
+    out = func(np.zeros(128256, np.float16))
+    assert out.dtype == np.float16
+    expected = np.float16(1 / 128256) if func is softmax else np.float16(-np.log(128256))
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_softmax_refuses_a_masked_array():
+    with pytest.raises(TypeError, match=r"z must be a plain array: masked arrays are not supported"):
+        softmax(np.ma.masked_array([1.0, 2.0], mask=[0, 1]))
+
+
+def test_saturation_prob_with_more_others_than_a_float_holds():
+    """n_others beyond float range: P0 = sigmoid(t - log n), no OverflowError."""
+    assert saturation_prob(0.0, 2**2000) == 0.0
+    assert saturation_prob(2000.0, 2**2000) == pytest.approx(1.0)
+
+
 def test_softmax_keeps_float32():
     """float32 logits give float32 probabilities summing to 1 in float32 precision."""
     p = softmax(np.array(Z_EX, dtype=np.float32))
@@ -253,7 +273,7 @@ def test_cross_entropy_large_logits_stays_finite():
         (np.zeros(4), -1, ValueError, r"targets must be in \[0, 3\] \(ids are zero-indexed\), got -1"),
         (np.zeros(4), 1.0, TypeError, r"targets must be integer token ids, got floating values"),
         (np.zeros(4), True, TypeError, r"targets must be integer token ids, got a bool"),
-        ([np.nan, 0.0], 0, ValueError, r"z must not contain NaN"),
+        ([np.nan, 0.0], 0, ValueError, r"logits must not contain NaN"),
     ],
 )
 @pytest.mark.parametrize("func", [cross_entropy, cross_entropy_grad])

@@ -597,3 +597,36 @@ def test_to_html_after_moving_to_a_value_without_a_frame():
     assert len(imgs) == 12
     assert sum("hidden" not in a for a in imgs) == 1
     assert ex.values == {"a": 1, "b_": 0.0}
+
+
+@pytest.mark.parametrize(
+    ("fmt", "exc"),
+    [
+        ("{0[1]}", ValueError),
+        ("{a}", ValueError),
+        ("{.nope}", ValueError),
+        ("{:d}", ValueError),
+        (lambda v: 1, TypeError),
+        (3, TypeError),
+    ],
+)
+def test_control_bad_fmt_raises_at_construction(fmt, exc):
+    """IndexError, KeyError, AttributeError of a bad fmt become an error naming fmt, at once."""
+    with pytest.raises(exc, match=r"fmt of control 'x'"):
+        Control("x", "x", (0.5, 1.5), fmt=fmt)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((0, 1, 0), r"step must be non-zero, got 0"),
+        ((0, 1, -0.5), r"step must go from start to stop"),
+        ((0, float("nan"), 0.5), r"stop must be finite, got nan"),
+        ((0, float("inf"), 0.5), r"stop must be finite, got inf"),
+        ((0, 1, 1e-9), r"start, stop and step must make at most 100,000 values"),
+        (("0", 1, 0.5), r"start must be a real number, got str '0'"),
+    ],
+)
+def test_float_range_bad_arguments(args, message):
+    with pytest.raises((TypeError, ValueError), match=message):
+        float_range(*args)

@@ -3,32 +3,89 @@
 Each check names the argument, says what was expected and what arrived. ``TypeError`` for a
 wrong type, ``ValueError`` for a wrong value or shape. Checks never scan more data than the
 operation itself reads: a lookup of a few rows never looks at the whole of ``E``.
+
+Messages stay short: what arrived is described by its type, dtype and shape, and any repr is
+cut to a few dozen characters, so a huge input is never repeated in its own error message.
+
+dtype policy (see ``docs-dtype-policy.md``)
+-------------------------------------------
+* Floating arrays of any width (float16, float32, float64, longdouble) are read as they are,
+  never copied to change dtype; integer arrays become float64; bool, complex, object, string,
+  datetime and masked arrays are refused with ``TypeError``.
+* Arithmetic that *accumulates* (sums, dot products, softmax normalisers) runs in at least
+  float32: float16 inputs are widened to float32 for the accumulation (:func:`work_dtype`),
+  and the result is rounded back once, at the end.
+* Arrays come back in the input's floating dtype (NumPy's promotion of the inputs when there
+  are several); functions that return one number return a Python ``float``.
+* A result that does not fit its dtype (it would overflow to ``inf``) is refused with a
+  ``ValueError`` naming the argument responsible, never returned as ``inf`` and never shown as
+  a NumPy ``RuntimeWarning``.
 """
 
 from __future__ import annotations
 
+import math
 import numbers
+import os
 from typing import Any
 
 import numpy as np
+
+#: Longest repr of an input quoted in a message.
+_REPR_LIMIT = 40
+
+
+def short_repr(x: Any, limit: int = _REPR_LIMIT) -> str:
+    """``repr(x)`` cut to ``limit`` characters, never the whole of a huge input."""
+    if isinstance(x, np.ndarray):
+        return f"array(dtype={x.dtype}, shape={x.shape})"
+    if isinstance(x, (str, bytes)) and len(x) > 4 * limit:
+        x = x[: 2 * limit]  # repr of a huge string would itself be huge: cut before quoting
+    try:
+        text = repr(x)
+    except Exception:  # a broken __repr__ must not turn a clean error into another one
+        text = f"<{type(x).__name__}>"
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return text
 
 
 def _describe(x: Any) -> str:
     """A short description of what arrived, for error messages."""
     if isinstance(x, np.ndarray):
         return f"an array of dtype {x.dtype} and shape {x.shape}"
-    text = repr(x)
-    if len(text) > 40:
-        text = text[:37] + "..."
-    return f"{type(x).__name__} {text}"
+    return f"{type(x).__name__} {short_repr(x)}"
+
+
+def _max_bytes() -> int:
+    """The physical memory of this machine: no result may be larger (2**40 if unknown)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return 1 << 40
+
+
+def check_nbytes(shape: tuple[int, ...], dtype: Any, name: str) -> None:
+    """Refuse, before allocating, a result of ``shape`` that would not fit in this machine's memory.
+
+    The size is computed with Python ints, so an absurd size such as ``2**63 - 1`` neither
+    overflows nor reaches the allocator (which would raise ``MemoryError`` or, worse, wrap around).
+    """
+    nbytes = math.prod(int(n) for n in shape) * np.dtype(dtype).itemsize
+    limit = _max_bytes()
+    if nbytes > limit:
+        raise ValueError(
+            f"{name} is too large: the result of shape {shape} would take {nbytes:,} bytes, "
+            f"more than this machine's {limit:,} bytes of memory"
+        )
 
 
 def check_size(value: Any, name: str) -> int:
     """Return ``value`` as a Python int, requiring a positive integer (not a bool)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be a positive integer, got {_describe(value)}")
     if value <= 0:
-        raise ValueError(f"{name} must be a positive integer, got {int(value)}")
+        raise ValueError(f"{name} must be a positive integer, got {short_repr(int(value))}")
     return int(value)
 
 
@@ -39,8 +96,44 @@ def check_flag(value: Any, name: str) -> bool:
     return bool(value)
 
 
+def check_real(value: Any, name: str, *, finite: bool = True) -> float:
+    """Return a real number (int or float, numpy scalars too, not a bool) as a Python float."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {_describe(value)}")
+    try:
+        x = float(value)
+    except OverflowError:  # an int beyond float range
+        x = math.inf if value > 0 else -math.inf
+    if finite and not math.isfinite(x):
+        raise ValueError(f"{name} must be finite, got {short_repr(value)}")
+    return x
+
+
+def _not_masked(x: Any, name: str) -> None:
+    if isinstance(x, np.ma.MaskedArray):
+        raise TypeError(
+            f"{name} must be a plain array: masked arrays are not supported (the mask would be silently "
+            f"dropped); pass {name}.filled(...) or {name}.compressed()"
+        )
+
+
+def as_array(x: Any, name: str, what: str) -> np.ndarray:
+    """``np.asarray(x)``, refusing masked arrays and turning NumPy's ragged-list error into ours."""
+    _not_masked(x, name)
+    try:
+        return np.asarray(x)
+    except ValueError:  # ragged nested lists
+        raise ValueError(
+            f"{name} must be a rectangular array of {what}, got a ragged nested sequence (rows of different lengths)"
+        ) from None
+    except (TypeError, OverflowError, RecursionError) as exc:
+        raise TypeError(f"{name} must be an array of {what}, got {_describe(x)} ({type(exc).__name__})") from None
+
+
 def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
-    """Return ``ids`` as an integer array with every entry in ``[0, vocab_size)``.
+    """Return ``ids`` as an ``intp`` array with every entry in ``[0, vocab_size)``.
 
     Negative ids are refused: NumPy would silently read from the end of the table.
     """
@@ -48,14 +141,22 @@ def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
         raise TypeError(f"{name} must be integer token ids, got a bool ({ids!r})")
     if isinstance(ids, (str, bytes)):
         raise TypeError(
-            f"{name} must be integer token ids, got the string {ids!r}; "
+            f"{name} must be integer token ids, got the string {short_repr(ids)}; "
             "use embedlab.token_id(token) to turn a token into its id"
         )
-    arr = np.asarray(ids)
-    if not isinstance(ids, np.ndarray) and arr.dtype.kind in "iu" and arr.size:
+    arr = as_array(ids, name, "integer token ids")
+    if arr.size == 0:  # before the dtype: np.asarray([]) is float64, which is not the problem
+        raise ValueError(f"{name} must hold at least one token id, got an empty array of shape {arr.shape}")
+    if not isinstance(ids, np.ndarray) and arr.dtype.kind in "iuO":
         # A list such as [True, 2] becomes an int array: look for the bools NumPy hid.
-        if any(isinstance(x, (bool, np.bool_)) for x in np.asarray(ids, dtype=object).ravel()):
+        flat = np.asarray(ids, dtype=object).ravel()
+        if any(isinstance(x, (bool, np.bool_)) for x in flat):
             raise TypeError(f"{name} must be integer token ids, got a sequence containing bools")
+        if arr.dtype.kind == "O" and all(isinstance(x, numbers.Integral) for x in flat):
+            # Python ints beyond int64: no vocabulary is that large, so they are out of range.
+            lo, hi = min(flat), max(flat)
+            _check_id_range(int(lo), int(hi), vocab_size, name)
+            return arr.astype(np.intp)
     if arr.dtype.kind not in "iu":
         if arr.dtype.kind == "b":
             what = "bool"
@@ -66,33 +167,37 @@ def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
         else:
             what = f"dtype {arr.dtype}"
         raise TypeError(f"{name} must be integer token ids, got {what}")
-    if arr.size == 0:
-        raise ValueError(f"{name} must hold at least one token id, got an empty array of shape {arr.shape}")
-    lo, hi = int(arr.min()), int(arr.max())
+    _check_id_range(int(arr.min()), int(arr.max()), vocab_size, name)
+    # Checked to be in [0, vocab_size): the cast to NumPy's index type is exact.
+    return arr.astype(np.intp, copy=False)
+
+
+def _check_id_range(lo: int, hi: int, vocab_size: int, name: str) -> None:
     if lo < 0:
         raise ValueError(
-            f"{name} must be in [0, {vocab_size - 1}] (ids are zero-indexed), got {lo}; "
+            f"{name} must be in [0, {vocab_size - 1}] (ids are zero-indexed), got {short_repr(lo)}; "
             "negative ids are refused because NumPy would silently return a row counted from the end"
         )
     if hi >= vocab_size:
-        raise ValueError(f"{name} must be in [0, {vocab_size - 1}] for a vocabulary of {vocab_size}, got {hi}")
-    return arr
+        raise ValueError(
+            f"{name} must be in [0, {vocab_size - 1}] for a vocabulary of {vocab_size}, got {short_repr(hi)}"
+        )
 
 
-def check_float_array(x: Any, name: str, *, ndim: int | None = None, min_ndim: int = 0) -> np.ndarray:
+def check_float_array(
+    x: Any, name: str, *, ndim: int | None = None, min_ndim: int = 0, convert_int: bool = True
+) -> np.ndarray:
     """Return ``x`` as a floating array without copying a floating input.
 
-    Integer input is converted to float64 (it has no floating dtype to keep); bools, strings,
-    objects and complex numbers are refused.
+    Integer input is converted to float64 (it has no floating dtype to keep) unless
+    ``convert_int`` is False; bools, strings, objects, complex numbers and masked arrays are refused.
     """
     if isinstance(x, (str, bytes)):
-        raise TypeError(f"{name} must be an array of real numbers, got the string {x!r}")
-    try:
-        arr = np.asarray(x)
-    except ValueError as exc:  # ragged nested lists
-        raise ValueError(f"{name} must be a rectangular array of real numbers: {exc}") from None
+        raise TypeError(f"{name} must be an array of real numbers, got the string {short_repr(x)}")
+    arr = as_array(x, name, "real numbers")
     if arr.dtype.kind in "iu":
-        arr = arr.astype(np.float64)
+        if convert_int:
+            arr = arr.astype(np.float64)
     elif arr.dtype.kind != "f":
         raise TypeError(f"{name} must be an array of real numbers, got {_describe(arr)}")
     if ndim is not None and arr.ndim != ndim:
@@ -104,6 +209,11 @@ def check_float_array(x: Any, name: str, *, ndim: int | None = None, min_ndim: i
     return arr
 
 
+def work_dtype(*dtypes: Any) -> np.dtype:
+    """The dtype to accumulate in: NumPy's promotion of ``dtypes``, but at least float32."""
+    return np.result_type(np.float32, *dtypes)
+
+
 def check_finite(arr: np.ndarray, name: str) -> None:
     """Refuse NaN and infinite entries, saying how many and where the first one is."""
     finite = np.isfinite(arr)
@@ -113,14 +223,28 @@ def check_finite(arr: np.ndarray, name: str) -> None:
         raise ValueError(f"{name} must be finite, got {len(bad)} NaN or infinite value(s), the first at index {first}")
 
 
-def check_embedding(E: Any) -> np.ndarray:
+def check_fits(result: np.ndarray, name: str, dtype: Any) -> np.ndarray:
+    """Round ``result`` to ``dtype``, refusing values that overflow it (finite inputs, infinite output)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = result.astype(dtype, copy=False)
+    if not np.isfinite(out).all():
+        raise ValueError(
+            f"{name} gives a result too large for dtype {np.dtype(dtype).name} (it overflows to inf); "
+            "scale the input down or use a wider dtype"
+        )
+    return out
+
+
+def check_embedding(E: Any, *, convert_int: bool = True) -> np.ndarray:
     """Return ``E`` as a 2-D floating array of shape ``(V, d)``, never copying a float input."""
-    return check_float_array(E, "E", ndim=2)
+    return check_float_array(E, "E", ndim=2, convert_int=convert_int)
 
 
 def check_axis(axis: Any, ndim: int, name: str = "axis") -> int:
-    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
+    if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, numbers.Integral):
         raise TypeError(f"{name} must be an int, got {_describe(axis)}")
     if not -ndim <= axis < ndim:
-        raise ValueError(f"{name} must be in [{-ndim}, {ndim - 1}] for an array with {ndim} dimension(s), got {axis}")
+        raise ValueError(
+            f"{name} must be in [{-ndim}, {ndim - 1}] for an array with {ndim} dimension(s), got {short_repr(axis)}"
+        )
     return int(axis) % ndim

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_flag, check_size
+from ._validation import check_flag, check_size, short_repr
 
 
 def param_count(vocab_size: int, d_model: int, *, tied: bool, output_bias: bool = False) -> int:
@@ -86,9 +86,12 @@ def param_bytes(vocab_size: int, d_model: int, *, tied: bool, output_bias: bool 
         itemsize = 2
     else:
         try:
-            itemsize = np.dtype(dtype).itemsize
-        except TypeError:
-            raise TypeError(f"dtype must be a NumPy dtype or 'bfloat16', got {dtype!r}") from None
+            dt = np.dtype(dtype)
+        except Exception:  # NumPy raises TypeError, ValueError or others for what is not a dtype
+            raise TypeError(f"dtype must be a NumPy dtype or 'bfloat16', got {short_repr(dtype)}") from None
+        if dt.kind not in "fiuc" or dt.fields is not None or dt.subdtype is not None:
+            raise TypeError(f"dtype must be a numeric dtype for parameters (float, int or complex), got {dt}")
+        itemsize = dt.itemsize
     return itemsize * param_count(vocab_size, d_model, tied=tied, output_bias=output_bias)
 
 

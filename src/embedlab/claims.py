@@ -6,15 +6,29 @@ notebook shows the reader exactly which of the draft's figures hold.
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
+
+from ._validation import _describe, as_array, short_repr
 
 
 def _show(x: np.ndarray, decimals: int) -> str:
     if x.ndim == 0:
         return f"{float(x):,.{decimals}f}"
     return "[" + ", ".join(f"{v:.{decimals}f}" for v in x.ravel()) + "]"
+
+
+def _as_float64(x: Any, name: str) -> np.ndarray:
+    """A float64 array of the figure (NaN and inf allowed: a draft may show them, they just differ)."""
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"{name} must be a number or an array of numbers, got the string {short_repr(x)}")
+    arr = as_array(x, name, "numbers")
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be a number or an array of numbers, got {_describe(arr)}")
+    with np.errstate(over="ignore"):
+        return arr.astype(np.float64)
 
 
 def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
@@ -41,9 +55,20 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
     >>> check("softmax", [0.19, 0.21], [0.2000, 0.2210], 2)
     softmax: draft [0.19, 0.21], computed [0.20, 0.22] -> DIFFERS
     """
-    d = np.asarray(draft, dtype=float)
-    c = np.round(np.asarray(computed, dtype=float), decimals)
+    if not isinstance(label, str):
+        raise TypeError(f"label must be a str, got {_describe(label)}")
+    if isinstance(decimals, (bool, np.bool_)) or not isinstance(decimals, numbers.Integral):
+        raise TypeError(f"decimals must be an int, got {_describe(decimals)}")
+    if not 0 <= decimals <= 17:
+        raise ValueError(f"decimals must be in [0, 17], the digits a float64 holds, got {short_repr(decimals)}")
+    d = _as_float64(draft, "draft")
+    c = _as_float64(computed, "computed")
+    with np.errstate(over="ignore", invalid="ignore"):
+        # np.round scales by 10**decimals first, which overflows for huge values; those (past
+        # 2**52) are integers already, which rounding leaves alone.
+        c = np.where(np.abs(c) >= 2.0**52, c, np.round(c, decimals))
     if d.shape != c.shape:
         raise ValueError(f"draft and computed must have the same shape, got {d.shape} and {c.shape}")
-    ok = bool(np.allclose(d, c, rtol=0, atol=0.5 * 10.0**-decimals))
+    with np.errstate(invalid="ignore"):
+        ok = bool(np.allclose(d, c, rtol=0, atol=0.5 * 10.0**-decimals))
     print(f"{label}: draft {_show(d, decimals)}, computed {_show(c, decimals)} -> {'agrees' if ok else 'DIFFERS'}")

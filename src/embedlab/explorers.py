@@ -11,11 +11,12 @@ from typing import Any
 import numpy as np
 
 from . import plots
+from ._validation import _describe, check_ids, check_size
 from .budget import REAL_MODELS
 from .geometry import plane_basis
 from .logits import tied_logits
 from .lookup import lookup, one_hot_cost
-from .model import tiny_model_grads
+from .model import _check_body, tiny_model_grads
 from .softmax import saturation_prob, softmax
 from .tokens import E_TOY, TOKENS
 from .widgets import Control, Explorer, float_range
@@ -71,6 +72,16 @@ def one_hot_cost_explorer(presets: tuple[tuple[str, int, int], ...] = SIZE_PRESE
     d of another). Bars on a log scale: multiplications of ``one_hot @ E`` against numbers a
     lookup copies.
     """
+    if isinstance(presets, (str, bytes)) or not isinstance(presets, (tuple, list)):
+        raise TypeError(f"presets must be a sequence of (name, V, d) triples, got {_describe(presets)}")
+    presets = tuple(presets)
+    if not presets:
+        raise ValueError("presets must hold at least one (name, V, d) triple, got none")
+    for preset in presets:
+        if not (isinstance(preset, (tuple, list)) and len(preset) == 3 and isinstance(preset[0], str)):
+            raise TypeError(f"presets must hold (name, V, d) triples with a str name, got {_describe(preset)}")
+        check_size(preset[1], f"presets: V of {preset[0]!r}")
+        check_size(preset[2], f"presets: d of {preset[0]!r}")
     labels = ["one-hot @ E: multiplications", "lookup: numbers copied"]
 
     def setup(fig: Any, ax: Any) -> Any:
@@ -151,6 +162,9 @@ def alignment_explorer(token: int = 2) -> Explorer:
     The control is the angle between ``h`` and ``e``, so its values hold the peak (0 degrees),
     the two exact zero crossings (90 and 270) and the most negative score (180).
     """
+    if isinstance(token, (list, tuple, np.ndarray)) and np.asarray(token, dtype=object).ndim != 0:
+        raise TypeError(f"token must be one token id (an int), got {_describe(token)}")
+    token = int(check_ids(token, len(TOKENS), name="token"))
     e = lookup(E_TOY, token)
     basis = plane_basis(e, [1.0, 0.0, 0.0])  # u1 along e, u2 the first axis's remaining direction
     e_2d = basis @ e  # (|e|, 0): true length kept
@@ -216,17 +230,15 @@ def flatten_explorer() -> Explorer:
 
 def saturation_explorer(n_others: int = 3) -> Explorer:
     """F: slide token 0's logit ``t``; ``P0(t) = e^t / (e^t + 3)`` saturates at 0 and 1."""
+    n_others = check_size(n_others, "n_others")
+    if n_others > 10_000:
+        raise ValueError(f"n_others must be at most 10,000 (one bar of softmax per token), got {n_others:,}")
     ts = np.linspace(-8, 8, 161)
 
     def setup(fig: Any, ax: Any) -> Any:
         plots.curve(ts, saturation_prob(ts, n_others), ax, label="P0(t), token 0")
-        plots.curve(
-            ts,
-            (1 - saturation_prob(ts, n_others)) / n_others,
-            ax,
-            label=f"each of the other {n_others}",
-            color=plots.GREEN,
-        )
+        others = (1 - saturation_prob(ts, n_others)) / n_others
+        plots.curve(ts, others, ax, label=f"each of the other {n_others}", color=plots.GREEN)
         ax.axhline(1 / n_others, color=plots.GREY, linestyle=":", linewidth=1)
         p0 = plots.marker(0.0, 0.25, ax)
         p1 = plots.marker(0.0, 0.25, ax, color=plots.VERMILLION)
@@ -319,7 +331,13 @@ def budget_explorer() -> Explorer:
 
 def gradient_explorer(context: tuple[int, ...] = (2, 1), W: Any = None) -> Explorer:
     """H: the two gradient paths into each row of a tied ``E``, for a choice of next token."""
-    W = np.eye(3) if W is None else np.asarray(W)
+    if not isinstance(context, (list, tuple, np.ndarray)):
+        raise TypeError(f"context must be a sequence of token ids, got {_describe(context)}")
+    ids = check_ids(context, len(TOKENS), name="context")
+    if ids.ndim != 1:
+        raise ValueError(f"context must be a flat sequence of token ids, got shape {ids.shape}")
+    context = tuple(int(i) for i in ids)
+    W = np.eye(3) if W is None else _check_body(W, E_TOY.shape[1])
     comps = ["dim 0", "dim 1", "dim 2"]
 
     def setup(fig: Any, ax: Any) -> Any:

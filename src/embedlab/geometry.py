@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_finite, check_float_array
+from ._validation import check_finite, check_fits, check_float_array, check_real
 
 
 def _vector(x: Any, name: str) -> np.ndarray:
@@ -31,7 +31,12 @@ def dot(a: Any, b: Any) -> float:
     0.51
     """
     a, b = _pair(a, b)
-    return float(a @ b)
+    w = np.result_type(a.dtype, b.dtype, np.float64)  # float64 (longdouble stays): a Python float comes back
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = float(a.astype(w, copy=False) @ b.astype(w, copy=False))
+    if not np.isfinite(out):
+        raise ValueError("a and b have a dot product too large for a float (it overflows to inf); scale them down")
+    return out
 
 
 def cosine(a: Any, b: Any) -> float:
@@ -52,15 +57,21 @@ def cosine(a: Any, b: Any) -> float:
 
 
 def _unit(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Unit vectors along ``a`` and ``b``, scaled first so that norms neither overflow nor underflow."""
+    """Unit vectors along ``a`` and ``b``, scaled first so that norms neither overflow nor underflow.
+
+    Computed in float64 (longdouble stays longdouble) whatever the input dtype.
+    """
     a, b = _pair(a, b)
+    w = np.result_type(a.dtype, b.dtype, np.float64)
     out = []
     for name, v in (("a", a), ("b", b)):
-        top = float(np.abs(v).max())
+        v = v.astype(w, copy=False)
+        top = np.abs(v).max()
         if top == 0.0:
             raise ValueError(f"{name} must be a non-zero vector to have a direction, got the zero vector")
-        v = v / top
-        out.append(v / np.linalg.norm(v))
+        v = v / top  # largest entry +-1: the squares below neither overflow nor all underflow
+        with np.errstate(under="ignore"):
+            out.append(v / np.sqrt(v @ v))
     return out[0], out[1]
 
 
@@ -74,7 +85,8 @@ def angle_deg(a: Any, b: Any) -> float:
     """
     ua, ub = _unit(a, b)
     # Kahan's form, 2 atan2(|ua - ub|, |ua + ub|): accurate near 0 and 180 degrees, where arccos is not.
-    return float(np.degrees(2.0 * np.arctan2(np.linalg.norm(ua - ub), np.linalg.norm(ua + ub))))
+    d, s = ua - ub, ua + ub
+    return float(np.degrees(2.0 * np.arctan2(np.sqrt(d @ d), np.sqrt(s @ s))))
 
 
 def plane_basis(a: Any, b: Any) -> np.ndarray:
@@ -85,11 +97,15 @@ def plane_basis(a: Any, b: Any) -> np.ndarray:
     Returns
     -------
     numpy.ndarray of shape (2, d)
+        In the promoted floating dtype of ``a`` and ``b`` (float64 for integers), computed in
+        float64 or wider.
 
     Raises
     ------
     ValueError
-        If ``a`` is zero or ``b`` is parallel to ``a`` (they span no plane).
+        If ``a`` is zero or ``b`` is parallel to ``a`` (they span no plane). Parallel means: up to
+        the rounding error of the inputs' own dtype, so ``b = 3 * a`` rounded to float32 is
+        parallel even though its float32 rounding leaves a tiny perpendicular part.
 
     Examples
     --------
@@ -98,15 +114,34 @@ def plane_basis(a: Any, b: Any) -> np.ndarray:
            [0., 1., 0.]])
     """
     u1, ub = _unit(a, b)
+    dtype = np.result_type(*(np.asarray(v).dtype if np.asarray(v).dtype.kind == "f" else np.float64 for v in (a, b)))
     rest = ub - (ub @ u1) * u1  # the part of b's direction not along a
-    nr = float(np.linalg.norm(rest))
-    if nr <= 1e-12:
-        raise ValueError("b must not be parallel to a: together they span no plane")
-    return np.stack([u1, rest / nr])  # (2, d)
+    rest = rest - (rest @ u1) * u1  # once more: the first pass leaves a rounding-sized part along a
+    nr = float(np.sqrt(rest @ rest))
+    # Rounding b to its dtype moves its direction by up to eps/2; anything below a generous
+    # multiple of that is noise, not a second direction (1e-12 covers float64 arithmetic).
+    tol = max(32 * float(np.finfo(dtype).eps), 1e-12)
+    if nr <= tol:
+        raise ValueError(
+            f"b must not be parallel to a: together they span no plane (the part of b's direction "
+            f"not along a is {nr:.2g}, within the rounding error of dtype {dtype.name})"
+        )
+    return np.stack([u1, rest / nr]).astype(dtype, copy=False)  # (2, d)
 
 
 def in_plane(angle_degrees: float, basis: Any, length: float = 1.0) -> np.ndarray:
     """The d-dimensional vector at ``angle_degrees`` from ``basis[0]`` towards ``basis[1]``.
+
+    Returns
+    -------
+    numpy.ndarray of shape (d,)
+        In ``basis``'s floating dtype, computed in float64 or wider.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``basis`` is not a finite ``(2, d)`` array, or ``angle_degrees`` or ``length`` is not a
+        finite real number, or the vector overflows ``basis``'s dtype.
 
     Examples
     --------
@@ -116,7 +151,10 @@ def in_plane(angle_degrees: float, basis: Any, length: float = 1.0) -> np.ndarra
     basis = check_float_array(basis, "basis", ndim=2)
     if basis.shape[0] != 2:
         raise ValueError(f"basis must have shape (2, d), got shape {basis.shape}")
-    theta = np.radians(float(angle_degrees))
-    if not np.isfinite(theta):
-        raise ValueError(f"angle_degrees must be finite, got {angle_degrees!r}")
-    return length * (np.cos(theta) * basis[0] + np.sin(theta) * basis[1])
+    check_finite(basis, "basis")
+    theta = np.radians(check_real(angle_degrees, "angle_degrees"))
+    length = check_real(length, "length")
+    w = np.result_type(basis.dtype, np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        v = length * (np.cos(theta) * basis[0].astype(w) + np.sin(theta) * basis[1].astype(w))
+    return check_fits(v, "length", basis.dtype)  # (d,) in basis's dtype

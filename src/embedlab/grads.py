@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_finite, check_float_array, check_ids, check_size
+from ._validation import check_finite, check_fits, check_float_array, check_ids, check_nbytes, check_size, work_dtype
 
 
 def embedding_grad(ids: Any, upstream: Any, vocab_size: int) -> np.ndarray:
@@ -31,13 +31,15 @@ def embedding_grad(ids: Any, upstream: Any, vocab_size: int) -> np.ndarray:
     Returns
     -------
     numpy.ndarray of shape (vocab_size, d)
-        In ``upstream``'s floating dtype; rows of ids never looked up are 0.
+        In ``upstream``'s floating dtype (float16 rows are summed in float32, rounded once);
+        rows of ids never looked up are 0.
 
     Raises
     ------
     TypeError, ValueError
-        For invalid ids, a non-positive ``vocab_size``, an ``upstream`` of the wrong shape,
-        or NaN/inf in ``upstream``.
+        For invalid ids, a non-positive ``vocab_size`` (or one whose ``(V, d)`` result would not
+        fit in memory), an ``upstream`` of the wrong shape, NaN/inf in ``upstream``, or sums
+        that overflow ``upstream``'s dtype.
 
     Examples
     --------
@@ -49,6 +51,7 @@ def embedding_grad(ids: Any, upstream: Any, vocab_size: int) -> np.ndarray:
     """
     V = check_size(vocab_size, "vocab_size")
     rows, sums = _row_sums(ids, upstream, V)
+    check_nbytes((V, sums.shape[1]), sums.dtype, "vocab_size")
     grad = np.zeros((V, sums.shape[1]), dtype=sums.dtype)  # (V, d)
     grad[rows] = sums
     return grad
@@ -66,8 +69,11 @@ def _row_sums(ids: Any, upstream: Any, V: int) -> tuple[np.ndarray, np.ndarray]:
     order = np.argsort(flat_ids, kind="stable")
     sorted_ids = flat_ids[order]
     starts = np.flatnonzero(np.r_[True, sorted_ids[1:] != sorted_ids[:-1]])  # first index of each run
-    sums = np.add.reduceat(upstream.reshape(-1, d)[order], starts, axis=0)  # (k, d)
-    return sorted_ids[starts], sums
+    # float16 rows are summed in float32 and rounded once: float16 sums overflow at 65504.
+    rows_sorted = upstream.reshape(-1, d)[order].astype(work_dtype(upstream.dtype), copy=False)
+    with np.errstate(over="ignore", invalid="ignore"):
+        sums = np.add.reduceat(rows_sorted, starts, axis=0)  # (k, d)
+    return sorted_ids[starts], check_fits(sums, "upstream", upstream.dtype)
 
 
 def output_grad(h: Any, grad_logits: Any) -> np.ndarray:
@@ -86,6 +92,13 @@ def output_grad(h: Any, grad_logits: Any) -> np.ndarray:
     Returns
     -------
     numpy.ndarray of shape (V, d)
+        In the promoted dtype of ``h`` and ``grad_logits``, accumulated in at least float32.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``h`` or ``grad_logits`` is not a finite real array, their leading shapes differ,
+        or the gradient overflows their dtype.
 
     Examples
     --------
@@ -104,7 +117,17 @@ def output_grad(h: Any, grad_logits: Any) -> np.ndarray:
     check_finite(h, "h")
     check_finite(grad_logits, "grad_logits")
     d, V = h.shape[-1], grad_logits.shape[-1]
-    return grad_logits.reshape(-1, V).T @ h.reshape(-1, d)  # (V, d)
+    dtype = np.result_type(h.dtype, grad_logits.dtype)
+    check_nbytes((V, d), dtype, "h and grad_logits")
+    w = work_dtype(dtype)
+    with np.errstate(all="ignore"):
+        g = grad_logits.reshape(-1, V).T.astype(w, copy=False) @ h.reshape(-1, d).astype(w, copy=False)  # (V, d)
+    if not np.isfinite(g).all():
+        raise ValueError(
+            f"h and grad_logits give a gradient too large for dtype {np.dtype(w).name} (it overflows to inf); "
+            "scale them down"
+        )
+    return check_fits(g, "h and grad_logits", dtype)
 
 
 def tied_grad(ids: Any, upstream: Any, h: Any, grad_logits: Any, vocab_size: int) -> np.ndarray:
@@ -140,5 +163,11 @@ def tied_grad(ids: Any, upstream: Any, h: Any, grad_logits: Any, vocab_size: int
             f"(the width of upstream), got grad_logits of shape {np.shape(grad_logits)} and h of shape {np.shape(h)}"
         )
     grad = grad.astype(np.result_type(grad, sums), copy=False)
-    grad[rows] += sums  # rows are distinct, so fancy-indexed += adds each sum once
+    with np.errstate(over="ignore", invalid="ignore"):
+        grad[rows] += sums  # rows are distinct, so fancy-indexed += adds each sum once
+    if not np.isfinite(grad[rows]).all():
+        raise ValueError(
+            f"upstream and grad_logits give a gradient too large for dtype {grad.dtype.name}: "
+            "the sum of the two paths overflows; scale them down"
+        )
     return grad

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_embedding, check_finite, check_float_array
+from ._validation import check_embedding, check_finite, check_float_array, check_nbytes
 
 
 def check_context(h: Any, d: int, dtype: np.dtype) -> np.ndarray:
@@ -53,7 +53,9 @@ def tied_logits(h: Any, E: Any, bias: Any = None) -> np.ndarray:
         If ``h``, ``E`` or ``bias`` is not an array of real numbers.
     ValueError
         If ``h``'s last axis is not ``d``, ``bias`` is not of length ``V``, ``h`` or ``bias`` holds
-        NaN or inf, or the logits come out non-finite (NaN or inf inside ``E``).
+        NaN or inf, or the logits come out non-finite: NaN or inf inside ``E`` (blamed on ``E``),
+        ``h @ E.T`` too large for ``E``'s dtype (blamed on ``h`` and ``E``), or adding ``bias``
+        overflows (blamed on ``bias``).
 
     Examples
     --------
@@ -67,22 +69,41 @@ def tied_logits(h: Any, E: Any, bias: Any = None) -> np.ndarray:
     E = check_embedding(E)
     V, d = E.shape
     h = check_context(h, d, E.dtype)
+    check_nbytes((*h.shape[:-1], V), E.dtype, "h")  # one logit per context and token
     if bias is not None:
         bias = check_float_array(bias, "bias")
         if bias.shape != (V,):
             raise ValueError(f"bias must have shape ({V},), one entry per token, got shape {bias.shape}")
         check_finite(bias, "bias")
+        with np.errstate(over="ignore"):
+            if not np.isfinite(bias.astype(E.dtype, copy=False)).all():
+                raise ValueError(
+                    f"bias must fit in E's dtype {E.dtype.name}: some entries overflow it "
+                    f"(largest |bias| is {float(np.abs(bias).max()):.3g})"
+                )
     # NaN/inf inside E, or an overflow, shows up in z; it is reported below, not as a NumPy warning.
+    # (NumPy's float16 matmul accumulates in float32 and rounds each logit once.)
     with np.errstate(all="ignore"):
         z = h @ E.T  # (..., V)   <- tying: the output weights are E itself, read in place
-        if bias is not None:
-            z = z + bias.astype(z.dtype, copy=False)
     # Checking the V logits costs far less than computing them, and catches NaN/inf inside E
     # without a scan of E on every call.
     if not np.isfinite(z).all():
         rows = np.unique(np.argwhere(~np.isfinite(z))[:, -1])[:5].tolist()
+        if not np.isfinite(E[rows]).all():
+            raise ValueError(
+                f"E must be finite: the logits of token id(s) {rows} came out NaN or infinite "
+                "(those rows of E hold NaN or inf)"
+            )
         raise ValueError(
-            f"E must be finite: the logits of token id(s) {rows} came out NaN or infinite "
-            "(check those rows of E, or values so large that h @ E.T overflows)"
+            f"h and E give logits too large for dtype {E.dtype.name}: h @ E.T overflows for token id(s) {rows}; "
+            "scale h or E down, or use a wider dtype"
         )
+    if bias is not None:
+        with np.errstate(all="ignore"):
+            z = z + bias.astype(z.dtype, copy=False)
+        if not np.isfinite(z).all():
+            raise ValueError(
+                f"bias must keep the logits finite in dtype {E.dtype.name}: adding it overflows for token id(s) "
+                f"{np.unique(np.argwhere(~np.isfinite(z))[:, -1])[:5].tolist()}"
+            )
     return z

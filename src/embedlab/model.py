@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_embedding, check_finite, check_float_array, check_ids
+from ._validation import check_embedding, check_finite, check_float_array, check_ids, check_real, short_repr
 from .grads import embedding_grad, output_grad
 from .logits import tied_logits
 from .lookup import lookup
@@ -27,6 +27,27 @@ def _check_body(W: Any, d: int) -> np.ndarray:
     return W
 
 
+def _check_model(E: Any, ids: Any, target: Any, W: Any) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
+    E = check_embedding(E)
+    V, d = E.shape
+    check_finite(E, "E")  # the tiny model reads all of E anyway, in its tied head
+    W = _check_body(W, d)
+    ids = check_ids(ids, V).reshape(-1)  # (n,)
+    t = check_ids(target, V, name="target")
+    if t.ndim != 0:
+        raise ValueError(f"target must be one token id, got shape {t.shape}")
+    return E, ids, int(t), W
+
+
+def _body(x: np.ndarray, W: np.ndarray) -> np.ndarray:
+    """``tanh(x @ W)``, refusing an ``x @ W`` too large for its dtype (partial sums could be inf - inf)."""
+    with np.errstate(all="ignore"):
+        pre = x @ W  # (d,)
+    if not np.isfinite(pre).all():
+        raise ValueError(f"W and E give x @ W too large for dtype {pre.dtype.name} (it overflows); scale W or E down")
+    return np.tanh(pre)  # (d,)
+
+
 def tiny_model_loss(E: Any, ids: Any, target: int, W: Any) -> float:
     """Cross-entropy of the tiny tied model predicting ``target`` after the context ``ids``.
 
@@ -36,10 +57,9 @@ def tiny_model_loss(E: Any, ids: Any, target: int, W: Any) -> float:
     >>> round(tiny_model_loss(E_TOY, [2, 0], 1, np.eye(3)), 4)
     1.2902
     """
-    E = check_embedding(E)
-    W = _check_body(W, E.shape[1])
-    x = lookup(E, ids).reshape(-1, E.shape[1]).mean(axis=0)  # (d,)
-    h = np.tanh(x @ W)  # (d,)
+    E, ids, target, W = _check_model(E, ids, target, W)
+    x = lookup(E, ids).mean(axis=0)  # (d,)
+    h = _body(x, W)  # (d,)
     return cross_entropy(tied_logits(h, E), target)
 
 
@@ -55,20 +75,25 @@ def tiny_model_grads(E: Any, ids: Any, target: int, W: Any) -> tuple[np.ndarray,
     >>> g_in.shape, g_out.shape
     ((4, 3), (4, 3))
     """
-    E = check_embedding(E)
+    E, ids, target, W = _check_model(E, ids, target, W)
     V, d = E.shape
-    W = _check_body(W, d)
-    ids = check_ids(ids, V).reshape(-1)  # (n,)
     x = lookup(E, ids).mean(axis=0)  # (d,)
-    h = np.tanh(x @ W)  # (d,)
+    h = _body(x, W)  # (d,)
     z = tied_logits(h, E)  # (V,)
     dz = cross_entropy_grad(z, target)  # (V,)
     g_out = output_grad(h, dz)  # path 1: E as the output projection
-    dh = dz @ E  # (d,)
-    dx = (dh * (1.0 - h**2)) @ W.T  # back through tanh and W
+    with np.errstate(all="ignore"):
+        dh = dz @ E  # (d,)
+        dx = (dh * (1.0 - h**2)) @ W.T  # back through tanh and W
+    if not np.isfinite(dx).all():
+        raise ValueError(f"W and E give a gradient too large for dtype {dx.dtype.name} (it overflows); scale them down")
     upstream = np.broadcast_to(dx / len(ids), (len(ids), d))  # each looked-up row got 1/n of x
     g_in = embedding_grad(ids, upstream, V)  # path 2: E as the input table
     return g_in, g_out
+
+
+#: Most entries of ``E`` that :func:`finite_difference_grad` perturbs, one at a time.
+MAX_FD_ENTRIES = 100_000
 
 
 def finite_difference_grad(loss: Callable[[np.ndarray], float], E: Any, eps: float = 1e-6) -> np.ndarray:
@@ -81,16 +106,24 @@ def finite_difference_grad(loss: Callable[[np.ndarray], float], E: Any, eps: flo
     >>> finite_difference_grad(lambda M: float((M ** 2).sum()), np.array([[1.0, -2.0]])).round(6)
     array([[ 2., -4.]])
     """
-    E = np.array(check_embedding(E), dtype=np.float64)  # a private float64 copy to perturb
-    if not (isinstance(eps, float) and 0 < eps < np.inf):
-        raise ValueError(f"eps must be a positive float, got {eps!r}")
+    if not callable(loss):
+        raise TypeError(f"loss must be a callable loss(E) -> float, got {type(loss).__name__}")
+    E = check_embedding(E)
+    if E.size > MAX_FD_ENTRIES:
+        raise ValueError(
+            f"E must have at most {MAX_FD_ENTRIES:,} entries for finite differences (two loss calls each), "
+            f"got shape {E.shape}"
+        )
+    E = np.array(E, dtype=np.float64)  # a private float64 copy to perturb
+    if not (isinstance(eps, float) and 0 < eps <= 1):
+        raise ValueError(f"eps must be a positive float, at most 1, got {short_repr(eps)}")
     grad = np.zeros_like(E)
     for idx in np.ndindex(*E.shape):
         old = E[idx]
         E[idx] = old + eps
-        up = loss(E)
+        up = check_real(loss(E), "loss(E)")
         E[idx] = old - eps
-        down = loss(E)
+        down = check_real(loss(E), "loss(E)")
         E[idx] = old
         grad[idx] = (up - down) / (2 * eps)
     return grad

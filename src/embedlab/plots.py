@@ -1,6 +1,10 @@
 """Plot helpers in matplotlib's own shape: ``ax=None`` makes a figure, artists are returned,
 ``plt.show()`` is never called. Update helpers change the data of artists already drawn, so a
 slider moves a figure that is kept rather than building a new one.
+
+Data to draw is checked like the library's inputs (finite real arrays of the right shape, any
+float dtype, drawn in float64); a bad argument raises ``TypeError`` or ``ValueError`` naming it,
+not an error from deep inside matplotlib.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.quiver import Quiver
+
+from ._validation import _describe, check_finite, check_float_array, check_real, short_repr
 
 #: The package's one style file, ``embedlab/embedlab.mplstyle``.
 STYLE = "embedlab.embedlab"
@@ -57,6 +63,8 @@ def new_figure(
 def _ax(ax: Axes | None) -> Axes:
     if ax is None:
         _, ax = new_figure()
+    elif not isinstance(ax, Axes):
+        raise TypeError(f"ax must be a matplotlib Axes or None, got {_describe(ax)}")
     return ax
 
 
@@ -70,27 +78,33 @@ def signed2(value: float) -> str:
     return "0.00" if text in ("+0.00", "-0.00") else text
 
 
-def _points(vectors: Any, name: str = "vectors") -> np.ndarray:
-    """``vectors`` as an ``(n, 2)`` float array: one (x, y) row per arrow, nothing reshaped silently."""
-    v = np.asarray(vectors, dtype=float)
-    if v.ndim != 2 or v.shape[1] != 2 or v.shape[0] == 0:
-        raise ValueError(
-            f"{name} must have shape (n, 2), one (x, y) row per arrow, got shape {v.shape}; "
-            "project d-dimensional vectors into a plane first (embedlab.plane_basis(a, b) @ v)"
-        )
-    if not np.isfinite(v).all():
-        raise ValueError(f"{name} must be finite, got {v.tolist()}")
-    return v
+def _values(x: Any, name: str, **kw: Any) -> np.ndarray:
+    """A finite float64 array to draw (plots work in float64 whatever the input dtype)."""
+    arr = check_float_array(x, name, **kw)
+    check_finite(arr, name)
+    with np.errstate(over="ignore"):
+        out = arr.astype(np.float64)
+    check_finite(out, name)  # a longdouble beyond float64's range
+    return out
 
 
-def _heights(values: Any, n: int, name: str = "values") -> np.ndarray:
-    """``values`` as ``n`` finite bar heights, or a clear error."""
-    v = np.asarray(values, dtype=float)
-    if v.ndim != 1 or v.shape[0] != n:
-        raise ValueError(f"{name} must be 1-D with one value per bar ({n}), got shape {v.shape}")
-    if not np.isfinite(v).all():
-        raise ValueError(f"{name} must be finite, got {v.tolist()}")
-    return v
+def _labels(labels: Any, n: int, name: str) -> list[str]:
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, Sequence):
+        raise TypeError(f"{name} must be a sequence of str, got {_describe(labels)}")
+    if len(labels) != n:
+        raise ValueError(f"{name} must have one entry per value ({n}), got {len(labels)}")
+    return [str(x) for x in labels]
+
+
+def _index(i: Any, n: int, name: str) -> int | None:
+    """None, or an int in [0, n)."""
+    if i is None:
+        return None
+    if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+        raise TypeError(f"{name} must be None or an int, got {_describe(i)}")
+    if not 0 <= i < n:
+        raise ValueError(f"{name} must be None or in [0, {n - 1}], got {short_repr(i)}")
+    return int(i)
 
 
 def heatmap(
@@ -108,11 +122,12 @@ def heatmap(
     dict
         ``image`` (AxesImage), ``box`` (Rectangle around the highlighted row) and ``texts``.
     """
-    m = np.asarray(matrix, dtype=float)
-    if m.ndim != 2 or m.size == 0 or not np.isfinite(m).all():
-        raise ValueError(f"matrix must be a non-empty finite 2-D array, got shape {m.shape}")
-    if row_labels is not None and len(row_labels) != m.shape[0]:
-        raise ValueError(f"row_labels must have one label per row ({m.shape[0]}), got {len(row_labels)}")
+    m = _values(matrix, "matrix", ndim=2)
+    if m.size > 10_000 and annotate:
+        raise ValueError(f"matrix is too large to write every value in ({m.shape}); pass annotate=False")
+    if row_labels is not None:
+        row_labels = _labels(row_labels, m.shape[0], "row_labels")
+    highlight_row = _index(highlight_row, m.shape[0], "highlight_row")
     ax = _ax(ax)
     lim = float(np.abs(m).max()) or 1.0
     with style():
@@ -133,6 +148,9 @@ def heatmap(
 
 def set_highlight_row(box: Rectangle, row: int | None) -> None:
     """Move the outline made by :func:`heatmap` to ``row`` (hide it for None)."""
+    if not isinstance(box, Rectangle):
+        raise TypeError(f"box must be the Rectangle made by heatmap, got {_describe(box)}")
+    row = _index(row, 2**31, "row")
     box.set_visible(row is not None)
     if row is not None:
         box.set_y(row - 0.5)
@@ -155,11 +173,17 @@ def bars(
 
     Returns the ``BarContainer``; move it with :func:`update_bars`.
     """
-    heights = _heights(values, len(labels))
+    v = _values(values, "values", ndim=1)
+    labels = _labels(labels, v.size, "labels")
+    highlight = _index(highlight, v.size, "highlight")
+    offset = check_real(offset, "offset")
+    width = check_real(width, "width")
+    if width <= 0:
+        raise ValueError(f"width must be positive, got {width}")
     ax = _ax(ax)
     x = np.arange(len(labels)) + offset
     with style():
-        container = ax.bar(x, heights, width=width, color=color, label=label)
+        container = ax.bar(x, v, width=width, color=color, label=label)
         ax.set_xticks(np.arange(len(labels)), labels)
         ax.axhline(0, color=BLACK, linewidth=0.8)
         container.annotations = (
@@ -177,7 +201,12 @@ def bars(
 
 def update_bars(container: BarContainer, values: Any, highlight: int | None = None) -> None:
     """Set the heights of bars made by :func:`bars`, their value labels, and the highlighted bar."""
-    values = _heights(values, len(container.patches))
+    if not hasattr(container, "base_color"):
+        raise TypeError(f"container must be the BarContainer made by bars, got {_describe(container)}")
+    values = _values(values, "values", ndim=1)
+    if values.size != len(container.patches):
+        raise ValueError(f"values must have one entry per bar ({len(container.patches)}), got {values.size}")
+    highlight = _index(highlight, values.size, "highlight")
     for i, (rect, value) in enumerate(zip(container.patches, values, strict=True)):
         rect.set_height(value)
         rect.set_facecolor(container.highlight_color if i == highlight else container.base_color)  # type: ignore[attr-defined]
@@ -199,7 +228,11 @@ def arrows(
 
     Returns the ``Quiver``; move it with :func:`update_arrows`.
     """
-    v = _points(vectors)
+    v = _vectors_2d(vectors)
+    if limit is not None:
+        limit = check_real(limit, "limit")
+        if limit <= 0:
+            raise ValueError(f"limit must be positive, got {limit}")
     if len(colors) < len(v):
         raise ValueError(f"colors must hold one colour per arrow ({len(v)}), got {len(colors)}")
     ax = _ax(ax)
@@ -234,19 +267,33 @@ def arrows(
 
 def update_arrows(q: Quiver, vectors: Any) -> None:
     """Point the arrows of :func:`arrows` at new 2-D vectors (labels follow the tips)."""
-    v = _points(vectors)
-    if len(v) != len(q.U):
-        raise ValueError(f"vectors must have one row per arrow drawn ({len(q.U)}), got {len(v)}")
+    if not hasattr(q, "labels"):
+        raise TypeError(f"q must be the Quiver made by arrows, got {_describe(q)}")
+    v = _vectors_2d(vectors)
+    if len(v) != q.N:
+        raise ValueError(f"vectors must hold {q.N} vector(s), one per arrow, got {len(v)}")
     q.set_UVC(v[:, 0], v[:, 1])
     for note, tip in zip(q.labels, v, strict=False):  # type: ignore[attr-defined]
         note.xy = tuple(tip)
 
 
+def _vectors_2d(vectors: Any) -> np.ndarray:
+    """Vectors of shape (2,) or (n, 2) as an (n, 2) float64 array."""
+    v = _values(vectors, "vectors", min_ndim=1)
+    if v.ndim > 2 or v.shape[-1] != 2:
+        raise ValueError(
+            f"vectors must have shape (2,) or (n, 2), one (x, y) row per arrow, got shape {v.shape}; "
+            "project d-dimensional vectors into a plane first (embedlab.plane_basis(a, b) @ v)"
+        )
+    return v.reshape(-1, 2)  # (n, 2)
+
+
 def curve(x: Any, y: Any, ax: Axes | None = None, *, label: str | None = None, color: str = BLUE, **kw: Any) -> Any:
     """A line plot of ``y`` against ``x``; returns the ``Line2D``."""
-    xs, ys = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    if xs.ndim != 1 or xs.shape != ys.shape:
-        raise ValueError(f"x and y must be 1-D of the same length, got shapes {xs.shape} and {ys.shape}")
+    xs = _values(x, "x", ndim=1)
+    ys = _values(y, "y", ndim=1)
+    if xs.shape != ys.shape:
+        raise ValueError(f"x and y must have the same length, got {xs.size} and {ys.size}")
     ax = _ax(ax)
     with style():
         (line,) = ax.plot(xs, ys, color=color, label=label, **kw)
@@ -255,6 +302,7 @@ def curve(x: Any, y: Any, ax: Axes | None = None, *, label: str | None = None, c
 
 def marker(x: float, y: float, ax: Axes | None = None, *, color: str = ORANGE, label: str | None = None) -> Any:
     """A single point, moved later with ``line.set_data([x], [y])``; returns the ``Line2D``."""
+    x, y = check_real(x, "x"), check_real(y, "y")
     ax = _ax(ax)
     with style():
         (point,) = ax.plot([x], [y], "o", color=color, markersize=9, zorder=5, label=label)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
-from ._validation import check_axis, check_float_array, check_ids, check_size
+from ._validation import _describe, check_axis, check_float_array, check_ids, check_size, work_dtype
 
 
 def _check_logits(z: Any, name: str, axis: int) -> tuple[np.ndarray, int]:
@@ -25,6 +26,18 @@ def _check_logits(z: Any, name: str, axis: int) -> tuple[np.ndarray, int]:
     return z, axis
 
 
+def _shifted(z: np.ndarray, axis: int) -> np.ndarray:
+    """``z - max(z)`` along ``axis`` in the working dtype (float32 for float16 logits).
+
+    The largest entry becomes 0, so ``exp`` cannot overflow. Logits spanning more than the
+    dtype's range (``-1e308`` next to ``1e308``) shift to ``-inf``: their probability is 0 in
+    that dtype anyway, so the overflow is the right answer and not a warning.
+    """
+    w = z.astype(work_dtype(z.dtype), copy=False)
+    with np.errstate(over="ignore"):
+        return w - w.max(axis=axis, keepdims=True)
+
+
 def softmax(z: Any, axis: int = -1) -> np.ndarray:
     """Turn logits into probabilities that sum to 1 along ``axis``.
 
@@ -41,12 +54,14 @@ def softmax(z: Any, axis: int = -1) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        Probabilities of the same shape, in ``z``'s floating dtype.
+        Probabilities of the same shape, in ``z``'s floating dtype (float64 for integer ``z``).
+        float16 logits are exponentiated and summed in float32, then rounded to float16 once:
+        a float16 sum of 128256 terms would overflow.
 
     Raises
     ------
     TypeError
-        If ``z`` is not real or ``axis`` is not an int.
+        If ``z`` is not real (or is a masked array) or ``axis`` is not an int.
     ValueError
         If ``z`` is empty or holds NaN or ``+inf``, a slice is all ``-inf``, or ``axis`` is out of range.
 
@@ -58,9 +73,9 @@ def softmax(z: Any, axis: int = -1) -> np.ndarray:
     array([1., 0., 0.])
     """
     z, axis = _check_logits(z, "z", axis)
-    shifted = z - z.max(axis=axis, keepdims=True)  # largest entry becomes 0: exp cannot overflow
-    e = np.exp(shifted)
-    return e / e.sum(axis=axis, keepdims=True)
+    e = np.exp(_shifted(z, axis))  # in (0, 1], the largest exactly 1
+    with np.errstate(under="ignore"):  # a probability below float16's smallest subnormal is 0
+        return (e / e.sum(axis=axis, keepdims=True)).astype(z.dtype, copy=False)
 
 
 def log_softmax(z: Any, axis: int = -1) -> np.ndarray:
@@ -71,9 +86,16 @@ def log_softmax(z: Any, axis: int = -1) -> np.ndarray:
     >>> log_softmax([0.0, 0.0]).round(4)
     array([-0.6931, -0.6931])
     """
-    z, axis = _check_logits(z, "z", axis)
-    shifted = z - z.max(axis=axis, keepdims=True)
-    return shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+    return _log_softmax(z, axis, "z")
+
+
+def _log_softmax(z: Any, axis: int, name: str) -> np.ndarray:
+    z, axis = _check_logits(z, name, axis)
+    shifted = _shifted(z, axis)
+    logp = shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+    # A log-probability below the dtype's range (only for logits spanning it) rounds to -inf.
+    with np.errstate(over="ignore"):
+        return logp.astype(z.dtype, copy=False)
 
 
 def naive_softmax(z: Any) -> np.ndarray:
@@ -88,9 +110,11 @@ def naive_softmax(z: Any) -> np.ndarray:
     >>> naive_softmax([1000.0, 0.0])
     array([nan,  0.])
     """
-    z = np.asarray(z, dtype=np.float64)
+    z = check_float_array(z, "z", min_ndim=1)  # checked like softmax's input; only the maths is naive
+    if np.isnan(z).any():
+        raise ValueError(f"z must not contain NaN, got {int(np.isnan(z).sum())} NaN value(s)")
     with np.errstate(over="ignore", invalid="ignore"):
-        e = np.exp(z)
+        e = np.exp(z.astype(np.float64))  # always float64: the overflow shown is float64's
         return e / e.sum(axis=-1, keepdims=True)
 
 
@@ -115,16 +139,32 @@ def cross_entropy(logits: Any, targets: Any) -> float:
     Returns
     -------
     float
+        Computed in at least float32 (float16 logits are widened).
+
+    Raises
+    ------
+    TypeError, ValueError
+        For logits that :func:`softmax` refuses (named ``logits``), and targets that are not
+        valid token ids of the right shape; also if the loss overflows (a target's logit more
+        than the dtype's range below the largest).
 
     Examples
     --------
     >>> round(cross_entropy([0.0, 0.0, 0.0, 0.0], 2), 4)  # log(4)
     1.3863
     """
-    logp = log_softmax(logits)
-    targets = _check_targets(logp, targets)
+    z, _ = _check_logits(logits, "logits", -1)
+    targets = _check_targets(z, targets)
+    shifted = _shifted(z, -1)
+    logp = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))  # working dtype: no rounding to float16
     picked = np.take_along_axis(logp, targets[..., None], axis=-1)
-    return float(-picked.mean())
+    loss = float(-picked.mean(dtype=np.result_type(logp.dtype, np.float64)))
+    if not np.isfinite(loss):
+        raise ValueError(
+            "logits give an infinite loss: a target's logit is further below the largest logit than "
+            f"dtype {z.dtype} can represent"
+        )
+    return loss
 
 
 def cross_entropy_grad(logits: Any, targets: Any) -> np.ndarray:
@@ -135,11 +175,13 @@ def cross_entropy_grad(logits: Any, targets: Any) -> np.ndarray:
     >>> cross_entropy_grad([0.0, 0.0, 0.0, 0.0], 2)
     array([ 0.25,  0.25, -0.75,  0.25])
     """
-    probs = softmax(logits)
-    targets = _check_targets(probs, targets)
-    grad = probs.copy()
-    np.put_along_axis(grad, targets[..., None], np.take_along_axis(probs, targets[..., None], axis=-1) - 1, axis=-1)
-    return grad / max(targets.size, 1)
+    z, _ = _check_logits(logits, "logits", -1)
+    targets = _check_targets(z, targets)
+    e = np.exp(_shifted(z, -1))
+    grad = e / e.sum(axis=-1, keepdims=True)  # softmax in the working dtype, a fresh array
+    np.put_along_axis(grad, targets[..., None], np.take_along_axis(grad, targets[..., None], axis=-1) - 1, axis=-1)
+    with np.errstate(under="ignore"):
+        return (grad / targets.size).astype(z.dtype, copy=False)
 
 
 def saturation_prob(t: Any, n_others: int = 3) -> Any:
@@ -159,7 +201,8 @@ def saturation_prob(t: Any, n_others: int = 3) -> Any:
     Returns
     -------
     float or numpy.ndarray
-        A Python float for a scalar ``t``.
+        A Python float for a scalar ``t``; otherwise an array in ``t``'s floating dtype
+        (float64 for integers), computed in float64 (or longdouble).
 
     Examples
     --------
@@ -169,13 +212,23 @@ def saturation_prob(t: Any, n_others: int = 3) -> Any:
     (1.0, 0.0)
     """
     n = check_size(n_others, "n_others")
-    arr = np.asarray(t)
-    if arr.dtype.kind not in "iuf":
-        raise TypeError(f"t must be a real number or array of real numbers, got {type(t).__name__} {t!r}")
-    arr = arr.astype(np.float64)
+    if isinstance(t, (str, bytes, bool, np.bool_, complex, np.complexfloating)):
+        raise TypeError(f"t must be a real number or array of real numbers, got {_describe(t)}")
+    arr = check_float_array(t, "t")
     if np.isnan(arr).any():
-        raise ValueError("t must not be NaN")
-    e = np.exp(-np.abs(arr))  # in (0, 1]: never overflows
-    # t >= 0: 1 / (1 + n e^-t);  t < 0: e^t / (e^t + n). Both exact at t = 0 (1 / (1 + n)).
-    p = np.where(arr >= 0, 1.0 / (1.0 + n * e), e / (e + n))
-    return float(p) if p.ndim == 0 else p
+        raise ValueError(f"t must not be NaN, got {int(np.isnan(arr).sum())} NaN value(s)")
+    w = arr.astype(np.result_type(arr.dtype, np.float64), copy=False)  # float64, or longdouble
+    with np.errstate(under="ignore", over="ignore"):
+        if n < 2**1000:
+            nf = w.dtype.type(n)
+            e = np.exp(-np.abs(w))  # in [0, 1]: never overflows
+            # t >= 0: 1 / (1 + n e^-t);  t < 0: e^t / (e^t + n). Both exact at t = 0 (1 / (1 + n)).
+            p = np.where(w >= 0, 1.0 / (1.0 + nf * e), e / (e + nf))
+        else:  # n beyond float range: P0 = sigmoid(t - log n), with log n taken of the exact int
+            x = w - math.log(n)
+            ex = np.exp(-np.abs(x))
+            p = np.where(x >= 0, 1.0 / (1.0 + ex), ex / (1.0 + ex))
+    if p.ndim == 0:
+        return float(p)
+    with np.errstate(under="ignore"):
+        return p.astype(arr.dtype, copy=False)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._validation import _describe, short_repr
+
 #: The four tokens of the worked examples, in id order: "cat" is id 0, "ran" is id 3.
 TOKENS: tuple[str, ...] = ("cat", "dog", "the", "ran")
 
@@ -48,8 +50,8 @@ def token_id(token: str) -> int:
     0
     """
     if not isinstance(token, str):
-        raise TypeError(f"token must be a str, got {type(token).__name__} {token!r}")
+        raise TypeError(f"token must be a str, got {_describe(token)}")
     if token not in TOKENS:
         known = ", ".join(repr(t) for t in TOKENS)
-        raise ValueError(f"token must be one of {known}, got {token!r}")
+        raise ValueError(f"token must be one of {known}, got {short_repr(token)}")
     return TOKENS.index(token)

@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import base64
 import html
+import inspect
 import io
 import itertools
 import math
+import numbers
 import struct
 import time
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +37,14 @@ import numpy as np
 from PIL import Image
 
 from . import display
+from ._validation import _describe, check_real, short_repr
 from .plots import new_figure, style
+
+#: Most values a slider may hold: each is a position, and the static book may render each one.
+MAX_CONTROL_VALUES = 100_000
+
+#: Most pre-rendered frames an Explorer may ask of the static book (the product over its controls).
+MAX_FRAMES = 4096
 
 #: ``update(**values) -> str``: redraws the kept figure's artists, returns a sentence saying what it shows.
 Update = Callable[..., str]
@@ -56,7 +65,9 @@ class Control:
     value : optional
         Starting value (must be one of ``values``); default the first.
     fmt : str or callable, default "{}"
-        How a value is shown to the reader: a format string or a function of the value.
+        How a value is shown to the reader: a format string or a function of the value
+        returning a str. Every value is formatted once at construction, so a bad ``fmt``
+        raises ``ValueError`` (or ``TypeError``) here rather than at the first redraw.
     static_every : int, default 1
         The static book pre-renders every ``static_every``-th value (ends always included),
         to keep pages small when several controls multiply their frames.
@@ -70,15 +81,63 @@ class Control:
     static_every: int = 1
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "values", tuple(self.values))
+        for field in ("name", "label"):
+            if not isinstance(getattr(self, field), str):
+                raise TypeError(f"{field} of a control must be a str, got {_describe(getattr(self, field))}")
+        if not self.name.isidentifier():
+            raise ValueError(f"name of a control must be a Python identifier (a keyword of update), got {self.name!r}")
+        if isinstance(self.values, (str, bytes)) or not isinstance(self.values, Iterable):
+            raise TypeError(f"values of control {self.name!r} must be a sequence, got {_describe(self.values)}")
+        try:
+            object.__setattr__(self, "values", tuple(self.values))
+        except TypeError:  # a 0-d array, say: iterable by type, not in fact
+            raise TypeError(
+                f"values of control {self.name!r} must be a sequence, got {_describe(self.values)}"
+            ) from None
         if not self.values:
             raise ValueError(f"values of control {self.name!r} must not be empty")
+        if len(self.values) > MAX_CONTROL_VALUES:
+            raise ValueError(
+                f"values of control {self.name!r} must hold at most {MAX_CONTROL_VALUES:,} values, "
+                f"got {len(self.values):,}"
+            )
+        for v in self.values:
+            if isinstance(v, np.ndarray) or (isinstance(v, (float, np.floating)) and math.isnan(v)):
+                raise ValueError(
+                    f"values of control {self.name!r} must be plain values (no arrays, no NaN), got {short_repr(v)}"
+                )
         if self.value is None:
             object.__setattr__(self, "value", self.values[0])
-        elif self.value not in self.values:
-            raise ValueError(f"value of control {self.name!r} must be one of its values, got {self.value!r}")
-        if not isinstance(self.static_every, int) or self.static_every < 1:
-            raise ValueError(f"static_every must be a positive int, got {self.static_every!r}")
+        elif not self._listed(self.value):
+            raise ValueError(f"value of control {self.name!r} must be one of its values, got {short_repr(self.value)}")
+        if isinstance(self.static_every, bool) or not isinstance(self.static_every, int) or self.static_every < 1:
+            raise ValueError(f"static_every must be a positive int, got {short_repr(self.static_every)}")
+        if not (isinstance(self.fmt, str) or callable(self.fmt)):
+            raise TypeError(
+                f"fmt of control {self.name!r} must be a format string or a callable, got {_describe(self.fmt)}"
+            )
+        # Format every value now, so a bad fmt fails here, at construction, not at the first redraw.
+        for v in self.values:
+            try:
+                shown = self.fmt(v) if callable(self.fmt) else self.fmt.format(v)
+            except Exception as exc:
+                raise ValueError(
+                    f"fmt of control {self.name!r} cannot show the value {short_repr(v)}: "
+                    f"{type(exc).__name__}: {short_repr(str(exc), 80)}"
+                ) from None
+            if not isinstance(shown, str):
+                raise TypeError(
+                    f"fmt of control {self.name!r} must return a str, got {_describe(shown)} for {short_repr(v)}"
+                )
+
+    def _listed(self, value: Any) -> bool:
+        """Whether ``value`` is on the list (``==`` that cannot raise: arrays compare elementwise)."""
+        if isinstance(value, np.ndarray):
+            return False
+        try:
+            return value in self.values
+        except Exception:
+            return False
 
     def show(self, value: Any) -> str:
         return self.fmt(value) if callable(self.fmt) else self.fmt.format(value)
@@ -89,16 +148,15 @@ class Control:
         Numbers snap to the nearest number on the list (NaN to the starting value); any other
         value must be on the list.
         """
-        if value in self.values:
+        if self._listed(value):
             return self.values[self.values.index(value)]  # the list's own element (2, not 2.0)
         numeric = all(_is_number(v) for v in self.values)
         if not (numeric and _is_number(value)):
-            shown = ", ".join(self.show(v) for v in self.values)
-            raise ValueError(f"{self.name} must be one of {shown}, got {value!r}")
-        try:
-            x = float(value)
-        except OverflowError:  # an int too large for a float
-            x = math.inf if value > 0 else -math.inf
+            shown = short_repr(", ".join(self.show(v) for v in self.values[:8]), 120).strip("'")
+            if len(self.values) > 8:
+                shown += f", ... ({len(self.values)} values)"
+            raise ValueError(f"{self.name} must be one of {shown}, got {short_repr(value)}")
+        x = _as_float(value)
         if math.isnan(x):
             return self.value
         lo, hi = min(self.values), max(self.values)
@@ -106,32 +164,54 @@ class Control:
             return lo
         if x >= hi:
             return hi
-        return min(self.values, key=lambda v: abs(float(v) - x))
+        return min(self.values, key=lambda v: abs(_as_float(v) - x))
 
     @property
     def static_values(self) -> tuple[Any, ...]:
-        picked = list(self.values[:: self.static_every])
-        if picked[-1] != self.values[-1]:
-            picked.append(self.values[-1])
-        if self.value not in picked:  # the starting value always has a frame
-            picked = sorted(set(picked) | {self.value}, key=self.values.index)
-        return tuple(picked)
+        n = len(self.values)
+        keep = set(range(0, n, self.static_every)) | {n - 1}  # ends always included
+        keep.add(self.values.index(self.value))  # the starting value always has a frame
+        return tuple(self.values[i] for i in sorted(keep))
 
 
 def float_range(start: float, stop: float, step: float, digits: int = 6) -> tuple[float, ...]:
     """Evenly spaced floats from ``start`` to ``stop`` inclusive, rounded so labels stay clean.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If an end or the step is not a finite real number, the step is 0 or points away from
+        ``stop``, or the range would hold more than ``MAX_CONTROL_VALUES`` values.
 
     Examples
     --------
     >>> float_range(-1, 1, 0.5)
     (-1.0, -0.5, 0.0, 0.5, 1.0)
     """
-    n = round((stop - start) / step)
+    start = check_real(start, "start")
+    stop = check_real(stop, "stop")
+    step = check_real(step, "step")
+    if isinstance(digits, (bool, np.bool_)) or not isinstance(digits, numbers.Integral):
+        raise TypeError(f"digits must be an int, got {_describe(digits)}")
+    if not 0 <= digits <= 17:
+        raise ValueError(f"digits must be in [0, 17] (float64 holds 17 significant digits), got {short_repr(digits)}")
+    if step == 0.0:
+        raise ValueError("step must be non-zero, got 0")
+    if (stop - start) / step < 0:
+        raise ValueError(f"step must go from start to stop: got start={start:g}, stop={stop:g}, step={step:g}")
+    span = (stop - start) / step
+    if not span <= MAX_CONTROL_VALUES - 1:  # also catches an infinite span (finite ends, tiny step)
+        raise ValueError(
+            f"start, stop and step must make at most {MAX_CONTROL_VALUES:,} values: {start:g} to {stop:g} "
+            f"in steps of {step:g} would make more"
+        )
+    n = round(span)
     return tuple(round(start + i * step, digits) + 0.0 for i in range(n + 1))
 
 
 def png_bytes(fig: Any, *, colors: int | None = None) -> bytes:
     """Encode a drawn figure as PNG; ``colors`` quantizes to a palette (smaller frames for the book)."""
+    colors = _check_colors(colors, "colors")
     canvas = fig.canvas
     image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
     image = image.convert("RGB")
@@ -250,15 +330,53 @@ class Explorer:
         figsize: tuple[float, float] = (6.0, 3.2),
         ncols: int = 1,
     ) -> None:
+        if not isinstance(title, str):
+            raise TypeError(f"title must be a str, got {_describe(title)}")
+        if isinstance(controls, (str, bytes, Control)) or not isinstance(controls, Iterable):
+            raise TypeError(f"controls must be a sequence of Control, got {_describe(controls)}")
         self.title = title
-        self.controls = tuple(controls)
+        try:
+            self.controls = tuple(controls)
+        except TypeError:  # e.g. a 0-d array, which is Iterable but cannot be iterated
+            raise TypeError(f"controls must be a sequence of Control, got {_describe(controls)}") from None
+        for c in self.controls:
+            if not isinstance(c, Control):
+                raise TypeError(f"controls must be a sequence of Control, got an item {_describe(c)}")
         names = [c.name for c in self.controls]
         if len(set(names)) != len(names):
-            raise ValueError(f"control names must be unique, got {names}")
-        self.fig, self.axes = new_figure(display.fitted_size(figsize), ncols)
+            raise ValueError(f"control names must be unique, got {short_repr(names, 80)}")
+        n_frames = math.prod(len(c.static_values) for c in self.controls)
+        if n_frames > MAX_FRAMES:
+            raise ValueError(
+                f"controls would need {n_frames:,} pre-rendered frames for the static book, more than {MAX_FRAMES:,}; "
+                "raise static_every on some controls"
+            )
+        if not callable(setup):
+            raise TypeError(f"setup must be a callable setup(fig, axes) -> (update, artists), got {_describe(setup)}")
+        try:
+            inspect.signature(setup).bind(None, None)
+        except TypeError:
+            raise TypeError(f"setup must accept two arguments, setup(fig, axes), got {_describe(setup)}") from None
+        except ValueError:  # some builtins have no signature to inspect: let the call decide
+            pass
+        if not (isinstance(figsize, (tuple, list)) and len(figsize) == 2):
+            raise TypeError(f"figsize must be a pair (width, height) in inches, got {_describe(figsize)}")
+        size = tuple(check_real(x, "figsize") for x in figsize)
+        if not all(0 < x <= 50 for x in size):
+            raise ValueError(f"figsize must be between 0 and 50 inches each way, got {short_repr(figsize)}")
+        if isinstance(ncols, (bool, np.bool_)) or not isinstance(ncols, numbers.Integral):
+            raise TypeError(f"ncols must be a positive int, got {_describe(ncols)}")
+        if not 1 <= ncols <= 16:
+            raise ValueError(f"ncols must be in [1, 16], got {short_repr(ncols)}")
+        self.fig, self.axes = new_figure(display.fitted_size(size), int(ncols))
         display.fit(self.fig)  # the book's width and resolution: CSS_WIDTH css px, PIXEL_RATIO x that in pixels
         with style():  # titles and labels set in setup take the package style too
-            self._update, dynamic = setup(self.fig, self.axes)
+            made = setup(self.fig, self.axes)  # errors raised inside the caller's setup are theirs, unchanged
+        if not (isinstance(made, tuple) and len(made) == 2 and callable(made[0])):
+            raise TypeError(f"setup must return a pair (update, artists) with update callable, got {_describe(made)}")
+        self._update, dynamic = made
+        if isinstance(dynamic, (str, bytes)) or not isinstance(dynamic, Iterable):
+            raise TypeError(f"setup must return a sequence of artists as its second item, got {_describe(dynamic)}")
         self._dynamic = list(_flatten_artists(dynamic))
         for artist in self._dynamic:
             artist.set_animated(True)  # left out of the background, drawn on top at each update
@@ -433,6 +551,25 @@ class Explorer:
         if view:
             bundle.update({k: v for k, v in view.items() if k != "text/plain"})
         return bundle
+
+
+def _check_colors(colors: Any, name: str) -> int | None:
+    """None (full colour) or a palette size in [2, 256]."""
+    if colors is None:
+        return None
+    if isinstance(colors, (bool, np.bool_)) or not isinstance(colors, numbers.Integral):
+        raise TypeError(f"{name} must be None or an int in [2, 256], got {_describe(colors)}")
+    if not 2 <= colors <= 256:
+        raise ValueError(f"{name} must be None or an int in [2, 256] (a PNG palette), got {short_repr(colors)}")
+    return int(colors)
+
+
+def _as_float(x: Any) -> float:
+    """``float(x)``, with ints too large for a float taken as +-inf rather than an OverflowError."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
 
 
 def _is_number(x: Any) -> bool:

@@ -1,0 +1,897 @@
+"""Hostile tests of the whole public API: the contract holds at the edges, not only for nice input.
+
+The contract, checked for every public function and for the interactive layer:
+
+* valid input of any float dtype (float16 to longdouble), any layout (C, Fortran, strided,
+  reversed, read-only) gives the right value, against a float64 or exact reference;
+* invalid input gives a ``TypeError`` or ``ValueError`` whose message names the argument and
+  stays short; never another exception type, never a NumPy warning, never a hang;
+* inputs are never mutated, a large ``E`` is never copied, absurd sizes never reach the allocator;
+* ``lookup`` works in threads, in a child made by ``fork`` and in ``atexit`` handlers.
+
+Hypothesis runs derandomized with small example counts (the machine is shared); each fuzz test
+mixes valid arguments with exactly one hostile one, so the error must name that argument.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import textwrap
+import threading
+import tracemalloc
+import warnings
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
+
+import embedlab
+from embedlab import (
+    angle_deg,
+    cosine,
+    cross_entropy,
+    cross_entropy_grad,
+    dot,
+    embedding_grad,
+    explorers,
+    in_plane,
+    log_softmax,
+    lookup,
+    naive_softmax,
+    one_hot,
+    one_hot_cost,
+    output_grad,
+    param_bytes,
+    param_count,
+    plane_basis,
+    plots,
+    saturation_prob,
+    saved_fraction,
+    softmax,
+    tied_grad,
+    tied_logits,
+    token_id,
+)
+from embedlab.claims import check
+from embedlab.model import finite_difference_grad, tiny_model_grads, tiny_model_loss
+from embedlab.widgets import Control, Explorer, float_range
+
+if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):  # see test_properties.py
+    set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "embedlab-hypothesis")
+
+FAST = settings(
+    max_examples=60, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+)
+SLOW = settings(FAST, max_examples=12)  # matplotlib: each call draws a figure
+
+FLOATS = (np.float16, np.float32, np.float64, np.longdouble)
+MAX_MESSAGE = 400  # characters: a huge input must not be repeated in its own message
+
+
+# ================================================================ the contract, as one function
+def _snapshot(x: Any) -> Any:
+    if isinstance(x, np.ndarray) and not x.flags.writeable and x.nbytes > 1 << 26:
+        return ("opaque", None)  # a huge read-only view (broadcast): nothing can write to it
+    if isinstance(x, np.ndarray):
+        return ("array", x.copy(), x.flags.writeable, x.strides)
+    try:
+        return ("other", copy.deepcopy(x))
+    except Exception:
+        return ("opaque", None)
+
+
+def _unchanged(before: Any, x: Any) -> bool:
+    kind, saved, *rest = before
+    if kind == "array":
+        writeable, strides = rest
+        same = saved.dtype == x.dtype and saved.shape == x.shape
+        return (
+            same
+            and np.array_equal(saved, x, equal_nan=saved.dtype.kind in "fc")
+            and x.flags.writeable == writeable
+            and x.strides == strides
+        )
+    if kind == "other" and isinstance(x, list):
+        return repr(saved) == repr(x)
+    return True
+
+
+def call(fn: Any, args: dict[str, Any], names: tuple[str, ...] | set[str] | None = None) -> tuple[str, Any]:
+    """Call ``fn(**args)`` and assert the contract; return ``("ok", value)`` or ``("error", exc)``.
+
+    ``names``: the argument(s) an error must name (default: any argument of the call).
+    """
+    before = {k: _snapshot(v) for k, v in args.items()}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            outcome: tuple[str, Any] = ("ok", fn(**args))
+        except (TypeError, ValueError) as exc:
+            outcome = ("error", exc)
+        except BaseException as exc:
+            raise AssertionError(f"{fn.__name__} raised {type(exc).__name__} outside the contract: {exc}") from exc
+    assert not caught, f"{fn.__name__} warned: {[str(w.message) for w in caught]}"
+    for k, v in args.items():
+        assert _unchanged(before[k], v), f"{fn.__name__} mutated its argument {k}"
+    if outcome[0] == "error":
+        message = str(outcome[1])
+        assert len(message) <= MAX_MESSAGE, f"message of {len(message)} characters: {message[:200]}..."
+        wanted = names if names is not None else tuple(args)
+        assert any(re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", message) for n in wanted), (
+            f"{fn.__name__}: {type(outcome[1]).__name__} does not name {wanted}: {message}"
+        )
+    return outcome
+
+
+# ================================================================ strategies
+def _masked() -> np.ndarray:
+    return np.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0])
+
+
+HOSTILE_VALUES: list[Any] = [
+    None,
+    "",
+    "cat",
+    "x" * 100_000,  # a huge input, not to be repeated in the message
+    b"bytes",
+    True,
+    np.bool_(False),
+    1j,
+    np.complex64(1 + 2j),
+    2**70,
+    -(2**70),
+    2**63 - 1,
+    -1,
+    0,
+    -0.0,
+    0.5,
+    math.nan,
+    math.inf,
+    -math.inf,
+    1e308,
+    np.float16(np.nan),
+    np.longdouble("1e4000"),
+    np.uint64(2**64 - 1),
+    np.int8(-3),
+    [],
+    [[]],
+    [[1, 2], [3]],
+    [[1.0, 2.0], [3.0]],
+    [True, 1],
+    [1.5, 2.5],
+    [1, None],
+    ["a", "b"],
+    [2**70, 1],
+    np.array([], dtype=float),
+    np.zeros((0, 3)),
+    np.zeros((3, 0), np.float32),
+    np.array(1.0),
+    np.array(3),
+    np.array([True, False]),
+    np.array(["a"]),
+    np.array([object()], dtype=object),
+    np.array(["2020-01-01"], dtype="datetime64[D]"),
+    np.array([1 + 1j, 2]),
+    np.arange(200_000),  # large: the message must describe it, not print it
+    np.full((2, 3), np.nan, np.float16),
+    np.full((2, 3), np.inf, np.longdouble),
+    np.full(3, 6e4, np.float16),
+    {"a": 1},
+    {1, 2},
+    (x for x in range(3)),
+    object(),
+    len,
+]
+
+
+@st.composite
+def hostile(draw: Any) -> Any:
+    """Anything a caller might pass by mistake; fresh objects each time (some are consumed)."""
+    kind = draw(st.integers(0, 3))
+    if kind == 0:
+        return draw(st.just(_masked()))
+    if kind == 1:  # a random array of a random odd dtype and shape, special values included
+        dtype = draw(st.sampled_from([*FLOATS, np.int8, np.uint64, np.bool_, np.complex128]))
+        shape = draw(st.lists(st.integers(0, 3), min_size=0, max_size=3))
+        base = np.asarray(draw(st.sampled_from([0.0, -1.0, 7.0, math.nan, math.inf, 1e30]))).astype(np.float64)
+        with np.errstate(all="ignore"):
+            return np.full(shape, base).astype(dtype)
+    value = draw(st.sampled_from(HOSTILE_VALUES))
+    if isinstance(value, type(x for x in ())):
+        return (x for x in range(3))
+    return copy.copy(value)
+
+
+def layout(arr: np.ndarray, kind: str) -> np.ndarray:
+    """The same values in another memory layout: Fortran, reversed, strided, read-only."""
+    if kind == "fortran":
+        return np.asfortranarray(arr)
+    if kind == "reversed":  # negative strides
+        out = np.flip(np.ascontiguousarray(np.flip(arr)))
+        return out
+    if kind == "strided":
+        big = np.zeros((*arr.shape[:-1], 2 * arr.shape[-1]), arr.dtype) if arr.ndim else np.zeros(2, arr.dtype)
+        if arr.ndim == 0:
+            return arr
+        big[..., ::2] = arr
+        return big[..., ::2]
+    if kind == "readonly":
+        out = arr.copy()
+        out.setflags(write=False)
+        return out
+    return arr
+
+
+LAYOUTS = st.sampled_from(["c", "fortran", "reversed", "strided", "readonly"])
+
+
+@st.composite
+def float_matrix(draw: Any, rows: int, cols: int, lo: float = -100.0, hi: float = 100.0) -> np.ndarray:
+    dtype = draw(st.sampled_from(FLOATS))
+    values = draw(st.lists(st.floats(lo, hi, allow_nan=False, width=16), min_size=rows * cols, max_size=rows * cols))
+    arr = np.asarray(values, dtype=np.float64).reshape(rows, cols).astype(dtype)
+    return layout(arr, draw(LAYOUTS))
+
+
+@st.composite
+def float_vector(draw: Any, n: int, lo: float = -100.0, hi: float = 100.0) -> np.ndarray:
+    return draw(float_matrix(1, n, lo, hi))[0]
+
+
+@st.composite
+def id_list(draw: Any, V: int, max_size: int = 6) -> Any:
+    ids = draw(st.lists(st.integers(0, V - 1), min_size=1, max_size=max_size))
+    form = draw(st.sampled_from(["list", "int64", "uint8", "scalar", "npscalar", "2d"]))
+    if form == "int64":
+        return layout(np.asarray(ids, np.int64), draw(LAYOUTS))
+    if form == "uint8":
+        return np.asarray(ids, np.uint8)
+    if form == "scalar":
+        return ids[0]
+    if form == "npscalar":
+        return np.int16(ids[0])
+    if form == "2d":
+        return [ids, ids]
+    return ids
+
+
+# ================================================================ the fuzz table
+# Arguments whose errors may name each other (an id out of range of E's rows names ids, not E).
+RELATED: dict[str, tuple[tuple[str, ...], ...]] = {
+    "lookup": (("E", "ids"),),
+    "one_hot": (("ids", "vocab_size"),),
+    "softmax": (("z", "axis"),),
+    "log_softmax": (("z", "axis"),),
+    "cross_entropy": (("logits", "targets"),),
+    "cross_entropy_grad": (("logits", "targets"),),
+    "dot": (("a", "b"),),
+    "cosine": (("a", "b"),),
+    "angle_deg": (("a", "b"),),
+    "plane_basis": (("a", "b"),),
+    "embedding_grad": (("ids", "upstream", "vocab_size"),),
+    "output_grad": (("h", "grad_logits"),),
+    "tied_grad": (("ids", "upstream", "h", "grad_logits", "vocab_size"),),
+    "tied_logits": (("h", "E", "bias"),),
+    "tiny_model_loss": (("E", "ids", "target", "W"),),
+    "tiny_model_grads": (("E", "ids", "target", "W"),),
+    "finite_difference_grad": (("loss", "E"),),
+    "check": (("draft", "computed"),),
+    "Control": (("values", "fmt"),),
+    "heatmap": (("matrix", "highlight_row"),),
+    "bars": (("values", "labels"),),
+    "curve": (("x", "y"),),
+}
+
+
+def related(name: str, key: str) -> set[str]:
+    """The names an error caused by a bad ``key`` may give: ``key`` itself, or a partner it is checked against."""
+    out = {key}
+    for group in RELATED.get(name, ()):
+        if key in group:
+            out.update(group)
+    return out
+
+
+# name -> (function, strategy of a dict of *valid* arguments that work together)
+V, D = 5, 3
+
+
+@st.composite
+def _lookup_args(draw: Any) -> dict[str, Any]:
+    return {"E": draw(float_matrix(V, D)), "ids": draw(id_list(V))}
+
+
+@st.composite
+def _logits_args(draw: Any) -> dict[str, Any]:
+    return {"z": draw(float_matrix(2, V, -20, 20)), "axis": draw(st.sampled_from([-1, 0, 1, np.int64(1)]))}
+
+
+@st.composite
+def _ce_args(draw: Any) -> dict[str, Any]:
+    return {
+        "logits": draw(float_matrix(2, V, -20, 20)),
+        "targets": draw(st.lists(st.integers(0, V - 1), min_size=2, max_size=2)),
+    }
+
+
+@st.composite
+def _pair_args(draw: Any) -> dict[str, Any]:
+    return {"a": draw(float_vector(D, 1, 10)), "b": draw(float_vector(D, -10, -1))}
+
+
+@st.composite
+def _grad_args(draw: Any) -> dict[str, Any]:
+    ids = draw(st.lists(st.integers(0, V - 1), min_size=1, max_size=4))
+    return {
+        "ids": ids,
+        "upstream": draw(float_matrix(len(ids), D)),
+        "h": draw(float_matrix(2, D)),
+        "grad_logits": draw(float_matrix(2, V)),
+        "vocab_size": V,
+    }
+
+
+def _sub(strategy: Any, *keys: str, **extra: Any) -> Any:
+    return strategy.map(lambda a: {**{k: a[k] for k in keys}, **extra})
+
+
+W3 = np.eye(D)
+
+TABLE: dict[str, tuple[Any, Any]] = {
+    "lookup": (lookup, _lookup_args()),
+    "one_hot": (one_hot, st.builds(lambda ids: {"ids": ids, "vocab_size": V}, id_list(V))),
+    "one_hot_cost": (
+        one_hot_cost,
+        st.fixed_dictionaries(
+            {"vocab_size": st.integers(1, 10**30), "d_model": st.integers(1, 9), "n_tokens": st.just(2)}
+        ),
+    ),
+    "softmax": (softmax, _logits_args()),
+    "log_softmax": (log_softmax, _logits_args()),
+    "naive_softmax": (naive_softmax, _sub(_logits_args(), "z")),
+    "cross_entropy": (cross_entropy, _ce_args()),
+    "cross_entropy_grad": (cross_entropy_grad, _ce_args()),
+    "saturation_prob": (
+        saturation_prob,
+        st.fixed_dictionaries({"t": st.floats(-1e308, 1e308) | float_vector(3), "n_others": st.integers(1, 2**2000)}),
+    ),
+    "dot": (dot, _pair_args()),
+    "cosine": (cosine, _pair_args()),
+    "angle_deg": (angle_deg, _pair_args()),
+    "plane_basis": (plane_basis, _pair_args().map(lambda a: {"a": a["a"], "b": a["a"] + [0.0, 0.0, 5.0]})),
+    "in_plane": (
+        in_plane,
+        st.fixed_dictionaries(
+            {"angle_degrees": st.floats(-1e6, 1e6), "basis": st.just(np.eye(3)[:2]), "length": st.floats(-10, 10)}
+        ),
+    ),
+    "embedding_grad": (embedding_grad, _sub(_grad_args(), "ids", "upstream", "vocab_size")),
+    "output_grad": (output_grad, _sub(_grad_args(), "h", "grad_logits")),
+    "tied_grad": (tied_grad, _grad_args()),
+    "tied_logits": (
+        tied_logits,
+        st.fixed_dictionaries({"h": float_vector(D), "E": float_matrix(V, D), "bias": st.none() | float_vector(V)}),
+    ),
+    "param_count": (
+        param_count,
+        st.fixed_dictionaries(
+            {"vocab_size": st.integers(1, 10**20), "d_model": st.integers(1, 10**6), "tied": st.booleans()}
+        ),
+    ),
+    "saved_fraction": (
+        saved_fraction,
+        st.fixed_dictionaries({"vocab_size": st.integers(1, 10**20), "d_model": st.integers(1, 10**6)}),
+    ),
+    "param_bytes": (
+        param_bytes,
+        st.fixed_dictionaries(
+            {
+                "vocab_size": st.integers(1, 10**9),
+                "d_model": st.integers(1, 10**4),
+                "tied": st.booleans(),
+                "dtype": st.sampled_from(["float32", "bfloat16", np.float16, "int8"]),
+            }
+        ),
+    ),
+    "token_id": (token_id, st.fixed_dictionaries({"token": st.sampled_from(embedlab.TOKENS)})),
+    "tiny_model_loss": (
+        tiny_model_loss,
+        st.fixed_dictionaries(
+            {"E": float_matrix(V, D, -2, 2), "ids": id_list(V), "target": st.just(1), "W": st.just(W3)}
+        ),
+    ),
+    "tiny_model_grads": (
+        tiny_model_grads,
+        st.fixed_dictionaries(
+            {"E": float_matrix(V, D, -2, 2), "ids": id_list(V), "target": st.just(1), "W": st.just(W3)}
+        ),
+    ),
+    "finite_difference_grad": (
+        finite_difference_grad,
+        st.fixed_dictionaries(
+            {"loss": st.just(lambda M: float(M.sum())), "E": float_matrix(2, 2), "eps": st.just(1e-3)}
+        ),
+    ),
+    "check": (
+        check,
+        st.fixed_dictionaries(
+            {
+                "label": st.just("x"),
+                "draft": st.floats(-9, 9),
+                "computed": st.floats(-9, 9),
+                "decimals": st.integers(0, 6),
+            }
+        ),
+    ),
+    "float_range": (
+        float_range,
+        st.fixed_dictionaries({"start": st.just(-1.0), "stop": st.just(1.0), "step": st.sampled_from([0.1, 0.5, 2])}),
+    ),
+    "Control": (
+        Control,
+        st.fixed_dictionaries(
+            {"name": st.just("x"), "label": st.just("x"), "values": st.just((1, 2, 3)), "fmt": st.just("{!r}")}
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TABLE))
+def test_valid_arguments_pass_the_contract(name):
+    """Valid arguments in every dtype and layout: a value, no warning, nothing mutated."""
+    fn, valid = TABLE[name]
+
+    @FAST
+    @given(valid)
+    def run(args):
+        kind, value = call(fn, args)
+        assert kind == "ok", f"{name} refused valid arguments: {value}"
+
+    run()
+
+
+@pytest.mark.parametrize("name", sorted(TABLE))
+def test_one_hostile_argument_is_named(name):
+    """One argument replaced by something hostile: a value, or TypeError/ValueError naming it."""
+    fn, valid = TABLE[name]
+
+    @FAST
+    @given(valid, st.data())
+    def run(args, data):
+        key = data.draw(st.sampled_from(sorted(args)))
+        bad = data.draw(hostile())
+        call(fn, {**args, key: bad}, names=related(name, key))
+
+    run()
+
+
+# ---------------------------------------------------------------- the interactive layer (slower)
+def _setup(fig: Any, ax: Any) -> Any:
+    (line,) = ax.plot([0, 1], [0, 1])
+    return (lambda x: f"x = {x}"), [line]
+
+
+PLOTS: dict[str, tuple[Any, Any]] = {
+    "Explorer": (
+        Explorer,
+        st.fixed_dictionaries(
+            {
+                "title": st.just("t"),
+                "controls": st.just([Control("x", "x", (1, 2))]),
+                "setup": st.just(_setup),
+                "figsize": st.just((2.0, 2.0)),
+                "ncols": st.just(1),
+            }
+        ),
+    ),
+    "heatmap": (plots.heatmap, st.fixed_dictionaries({"matrix": float_matrix(2, 3), "highlight_row": st.just(1)})),
+    "bars": (plots.bars, st.fixed_dictionaries({"values": float_vector(3), "labels": st.just(["a", "b", "c"])})),
+    "arrows": (plots.arrows, st.fixed_dictionaries({"vectors": float_matrix(2, 2), "limit": st.just(2.0)})),
+    "curve": (plots.curve, st.fixed_dictionaries({"x": float_vector(3), "y": float_vector(3)})),
+    "marker": (plots.marker, st.fixed_dictionaries({"x": st.floats(-9, 9), "y": st.floats(-9, 9)})),
+    "one_hot_cost_explorer": (
+        explorers.one_hot_cost_explorer,
+        st.fixed_dictionaries({"presets": st.just((("toy", 4, 3), ("wide", 10, 64)))}),
+    ),
+    "alignment_explorer": (explorers.alignment_explorer, st.fixed_dictionaries({"token": st.integers(0, 3)})),
+    "saturation_explorer": (explorers.saturation_explorer, st.fixed_dictionaries({"n_others": st.just(3)})),
+    "gradient_explorer": (
+        explorers.gradient_explorer,
+        st.fixed_dictionaries({"context": st.just((2, 1)), "W": st.none() | st.just(np.eye(3, dtype=np.float32))}),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PLOTS))
+def test_interactive_layer_names_a_hostile_argument(name):
+    """Plot helpers and explorers: hostile arguments are refused by name, before matplotlib sees them."""
+    fn, valid = PLOTS[name]
+
+    @SLOW
+    @given(valid, st.data())
+    def run(args, data):
+        key = data.draw(st.sampled_from(sorted(args)))
+        bad = data.draw(hostile())
+        if key == "W" and bad is None:
+            return  # None is the documented default
+        call(fn, {**args, key: bad}, names=related(name, key))
+
+    run()
+
+
+@pytest.mark.parametrize("name", sorted(PLOTS))
+def test_interactive_layer_accepts_every_float_dtype(name):
+    fn, valid = PLOTS[name]
+
+    @settings(SLOW, max_examples=4)
+    @given(valid)
+    def run(args):
+        assert call(fn, args)[0] == "ok"
+
+    run()
+
+
+@FAST
+@given(hostile(), st.data())
+def test_control_snap_and_show_stay_in_contract(value, data):
+    """A slider refuses or snaps any value; it never raises anything else."""
+    c = Control("x", "x", data.draw(st.sampled_from([(1, 2, 3), (0.5, 1.5), ("a", "b"), (0, 10**400)])))
+    kind, out = call(c.snap, {"value": value}, names=("x",))
+    if kind == "ok":
+        assert out in c.values
+
+
+@pytest.mark.parametrize(
+    "fmt",
+    ["{:d}", "{0[1]}", "{a}", "{.real.nope}", "{", "{:q}", lambda v: v, lambda v: 1 / 0, 3],
+)
+def test_control_with_bad_fmt_fails_at_construction(fmt):
+    """A bad fmt is caught when the Control is made, not at the first redraw (as IndexError/KeyError/...)."""
+    kind, _exc = call(Control, {"name": "x", "label": "x", "values": (0.5, 1.5), "fmt": fmt}, names=("fmt",))
+    assert kind == "error"
+
+
+@pytest.mark.parametrize(
+    ("start", "stop", "step"),
+    [
+        (0, 1, 0),
+        (0, 1, -0.1),
+        (0, math.nan, 0.1),
+        (0, math.inf, 0.1),
+        (0, 1, 1e-300),
+        (0, 1e308, 1e-308),
+        (0, 2**2000, 1),
+    ],
+)
+def test_float_range_refuses_degenerate_steps(start, stop, step):
+    """No ZeroDivisionError, OverflowError or endless list: a ValueError naming the argument."""
+    kind, _exc = call(float_range, {"start": start, "stop": stop, "step": step})
+    assert kind == "error"
+
+
+# ================================================================ right values, every dtype
+TOL = {np.float16: 2e-3, np.float32: 1e-5, np.float64: 1e-13, np.longdouble: 1e-13}
+
+
+@FAST
+@given(float_matrix(V, D), st.lists(st.integers(0, V - 1), min_size=1, max_size=8))
+def test_lookup_is_exact_in_every_dtype_and_layout(E, ids):
+    """Rows come back bit for bit, in E's dtype, whatever the layout."""
+    out = lookup(E, ids)
+    assert out.dtype == E.dtype
+    np.testing.assert_array_equal(out, np.array([E[i] for i in ids]))
+
+
+@FAST
+@given(st.sampled_from(FLOATS), st.integers(1, 300), st.floats(-30, 30), st.data())
+def test_softmax_matches_a_float64_reference(dtype, n, spread, data):
+    """softmax and log_softmax in the input's dtype, within that dtype's precision of the exact answer."""
+    z = np.asarray(data.draw(st.lists(st.floats(-abs(spread), abs(spread)), min_size=n, max_size=n))).astype(dtype)
+    zz = [Fraction(float(x)) for x in z]  # exact values of the rounded logits
+    m = max(zz)
+    ref = np.array([math.exp(float(x - m)) for x in zz])
+    ref /= math.fsum(ref)
+    p = call(softmax, {"z": z})[1]
+    assert p.dtype == z.dtype
+    np.testing.assert_allclose(p.astype(np.float64), ref, rtol=TOL[dtype] * 4, atol=np.finfo(dtype).smallest_subnormal)
+    lp = call(log_softmax, {"z": z})[1]
+    assert lp.dtype == z.dtype
+    with np.errstate(divide="ignore"):
+        np.testing.assert_allclose(lp.astype(np.float64), np.log(ref), rtol=TOL[dtype] * 4, atol=TOL[dtype] * 4)
+
+
+@pytest.mark.parametrize("n", [128256, 70000])
+def test_softmax_of_a_large_float16_vocabulary(n):
+    """The sum of 128256 float16 ones overflows float16: it is taken in float32."""
+    p = call(softmax, {"z": np.zeros(n, np.float16)})[1]
+    assert p.dtype == np.float16
+    np.testing.assert_allclose(p.astype(np.float64), 1 / n, rtol=1e-3, atol=np.finfo(np.float16).smallest_subnormal)
+    g = call(cross_entropy_grad, {"logits": np.zeros(n, np.float16), "targets": 0})[1]
+    assert g.dtype == np.float16 and abs(float(g[0]) + 1) < 1e-3
+    loss = call(cross_entropy, {"logits": np.zeros(n, np.float16), "targets": 0})[1]
+    assert loss == pytest.approx(math.log(n), rel=1e-5)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_softmax_of_logits_spanning_the_whole_range(dtype):
+    """The largest and smallest finite logits together: no overflow warning, the right 1 and 0."""
+    fi = np.finfo(dtype)
+    z = np.array([fi.max, fi.min, 0], dtype)
+    np.testing.assert_array_equal(call(softmax, {"z": z})[1], [1, 0, 0])
+    assert call(log_softmax, {"z": z})[1][0] == 0
+
+
+@FAST
+@given(st.sampled_from(FLOATS), st.integers(1, 40), st.data())
+def test_dot_cosine_angle_against_exact_arithmetic(dtype, n, data):
+    a = np.asarray(data.draw(st.lists(st.floats(-1e3, 1e3), min_size=n, max_size=n))).astype(dtype)
+    b = np.asarray(data.draw(st.lists(st.floats(-1e3, 1e3), min_size=n, max_size=n))).astype(dtype)
+    exact = sum(Fraction(float(x)) * Fraction(float(y)) for x, y in zip(a, b, strict=True))
+    scale = sum(abs(Fraction(float(x)) * Fraction(float(y))) for x, y in zip(a, b, strict=True))
+    assert abs(Fraction(call(dot, {"a": a, "b": b})[1]) - exact) <= float(scale) * 1e-13 + 1e-300
+    kind, c = call(cosine, {"a": a, "b": b})
+    if not np.any(a) or not np.any(b):
+        assert kind == "error"
+        return
+    # scale each vector by its largest entry first, so tiny (subnormal) vectors do not underflow the oracle
+    sa, sb = max(abs(Fraction(float(x))) for x in a), max(abs(Fraction(float(x))) for x in b)
+    na = math.sqrt(sum((Fraction(float(x)) / sa) ** 2 for x in a))
+    nb = math.sqrt(sum((Fraction(float(x)) / sb) ** 2 for x in b))
+    assert c == pytest.approx(float(exact / (sa * sb)) / (na * nb), abs=1e-12)
+    assert call(angle_deg, {"a": a, "b": b})[1] == pytest.approx(math.degrees(math.acos(max(-1, min(1, c)))), abs=1e-4)
+
+
+@FAST
+@given(st.sampled_from(FLOATS), st.integers(2, 50), st.floats(-100, 100).filter(lambda k: abs(k) >= 0.01), st.data())
+def test_plane_basis_refuses_parallel_vectors_in_every_dtype(dtype, n, k, data):
+    """b = k a rounded to the input dtype is parallel: refused, not a 'basis' of rounding noise."""
+    a64 = np.asarray(data.draw(st.lists(st.floats(-10, 10), min_size=n, max_size=n)))
+    a64[np.abs(a64) < 0.01] = 0.0  # keep k * a out of float16's subnormals, where rounding is coarser
+    if not np.any(a64):
+        a64[0] = 1.0
+    a = a64.astype(dtype)
+    with np.errstate(all="ignore"):
+        b = (k * a).astype(dtype)
+    if not np.any(b):
+        return
+    kind, exc = call(plane_basis, {"a": a, "b": b}, names=("b",))
+    assert kind == "error" and "parallel" in str(exc)
+
+
+@FAST
+@given(st.sampled_from(FLOATS), st.integers(2, 20), st.data())
+def test_plane_basis_is_orthonormal_in_the_input_dtype(dtype, n, data):
+    a = np.asarray(data.draw(st.lists(st.floats(-10, 10), min_size=n, max_size=n))).astype(dtype)
+    b = np.asarray(data.draw(st.lists(st.floats(-10, 10), min_size=n, max_size=n))).astype(dtype)
+    kind, basis = call(plane_basis, {"a": a, "b": b})
+    if kind == "error":
+        return  # zero or parallel, in that dtype's precision
+    assert basis.dtype == a.dtype
+    g = basis.astype(np.float64) @ basis.T.astype(np.float64)
+    np.testing.assert_allclose(g, np.eye(2), atol=4 * np.finfo(dtype).eps + 1e-14)
+
+
+@FAST
+@given(st.sampled_from(FLOATS), st.integers(1, 30))
+def test_embedding_grad_sums_float16_without_overflow(dtype, repeats):
+    """Large rows that cancel: a float16 running sum would overflow at 65504; the result must not."""
+    big = float(np.finfo(dtype).max) / 2 if dtype == np.float16 else 3e4
+    up = np.array([[big]] * repeats + [[-big]] * repeats + [[1.0]], dtype=dtype)
+    ids = [0] * (2 * repeats + 1)
+    g = call(embedding_grad, {"ids": ids, "upstream": up, "vocab_size": 2})[1]
+    assert g.dtype == dtype
+    np.testing.assert_array_equal(g.astype(np.float64), [[1.0], [0.0]])
+
+
+def test_overflow_is_refused_and_blamed_on_the_right_argument():
+    E = np.ones((3, 2), np.float16)
+    assert call(tied_logits, {"h": [4e4, 4e4], "E": E}, names=("h",))[0] == "error"
+    kind, exc = call(tied_logits, {"h": [100.0, 100.0], "E": E, "bias": [65400.0, 0, 0]}, names=("bias",))
+    assert kind == "error" and str(exc).startswith("bias")
+    E2 = np.full((3, 2), 1e308)
+    assert call(dot, {"a": E2[0], "b": E2[1]}, names=("a",))[0] == "error"
+    up = np.full((2, 1), 6e4, np.float16)
+    assert call(embedding_grad, {"ids": [0, 0], "upstream": up, "vocab_size": 1}, names=("upstream",))[0] == "error"
+
+
+def test_cross_entropy_names_its_argument_logits():
+    assert "logits" in str(call(cross_entropy, {"logits": [np.nan, 0.0], "targets": 0})[1])
+    assert "logits" in str(call(cross_entropy_grad, {"logits": [np.inf, 0.0], "targets": 0})[1])
+
+
+# ================================================================ the examples of the issue, one by one
+@pytest.mark.parametrize(
+    ("fn", "args", "name", "words"),
+    [
+        (lookup, {"E": embedlab.E_TOY, "ids": []}, "ids", "at least one token id"),
+        (lookup, {"E": embedlab.E_TOY, "ids": [[1, 2], [3]]}, "ids", "ragged"),
+        (dot, {"a": _masked(), "b": [1.0, 2.0, 3.0]}, "a", "masked arrays are not supported"),
+        (softmax, {"z": _masked()}, "z", "masked arrays are not supported"),
+        (lookup, {"E": np.ma.masked_array(np.ones((2, 2))), "ids": 0}, "E", "masked"),
+        (one_hot, {"ids": 0, "vocab_size": 2**63 - 1}, "vocab_size", "too large"),
+        (embedding_grad, {"ids": [0], "upstream": [[1.0]], "vocab_size": 2**62}, "vocab_size", "too large"),
+        (token_id, {"token": "z" * 10**6}, "token", "must be one of"),
+        (lookup, {"E": embedlab.E_TOY, "ids": 2**70}, "ids", "must be in"),
+        (lookup, {"E": embedlab.E_TOY, "ids": [True, 1]}, "ids", "bools"),
+    ],
+)
+def test_examples_of_the_issue(fn, args, name, words):
+    kind, exc = call(fn, args, names=(name,))
+    assert kind == "error" and words in str(exc)
+
+
+def test_absurd_sizes_never_reach_the_allocator():
+    """Memory stays bounded: the byte count is checked before anything is allocated."""
+    tracemalloc.start()
+    try:
+        for fn, args in [
+            (one_hot, {"ids": [0, 1], "vocab_size": 2**62}),
+            (one_hot, {"ids": np.zeros(10**4, int), "vocab_size": 10**9}),
+            (embedding_grad, {"ids": [0], "upstream": [[1.0]], "vocab_size": 2**60}),
+            (float_range, {"start": 0.0, "stop": 1.0, "step": 1e-12}),
+        ]:
+            assert call(fn, args)[0] == "error"
+        assert tracemalloc.get_traced_memory()[1] < 8 << 20
+    finally:
+        tracemalloc.stop()
+
+
+# ================================================================ no copy of a large E
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("kind", ["c", "fortran", "reversed", "strided", "readonly"])
+def test_lookup_never_copies_a_large_E(dtype, kind):
+    """Reading three rows of a 16+ MB E allocates about three rows, whatever its dtype or layout."""
+    rows = (16 << 20) // (np.dtype(dtype).itemsize * 256)
+    E = layout(np.ones((rows, 256), dtype), kind)
+    tracemalloc.start()
+    try:
+        out = lookup(E, [1, 5, rows - 1])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert out.shape == (3, 256)
+    assert peak < E.nbytes // 8, f"lookup allocated {peak:,} bytes for a {E.nbytes:,}-byte E"
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_tied_logits_never_copies_a_large_E(dtype):
+    E = np.asfortranarray(np.ones((1 << 16, 64), dtype))
+    tracemalloc.start()
+    try:
+        tied_logits(np.ones(64), E)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < E.nbytes // 4
+
+
+# ================================================================ fork, atexit and threads
+def _run_python(script: str) -> subprocess.CompletedProcess:
+    src = str(Path(embedlab.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    return subprocess.run(
+        # Python 3.12+ warns that fork() in a threaded process may deadlock: that is the very case tested.
+        [sys.executable, "-W", "error", "-W", "ignore:This process:DeprecationWarning", "-c", textwrap.dedent(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+
+
+BIG_LOOKUP = """
+import numpy as np, embedlab
+E = np.arange(4000 * 256, dtype=np.float64).reshape(4000, 256)
+ids = np.arange(4000)[::-1].repeat(2)  # 16 MB of result: the thread pool is used
+def check():
+    out = embedlab.lookup(E, ids)
+    assert (out[:, 0] == ids * 256).all()
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_lookup_in_a_forked_child_does_not_hang():
+    """The parent's pool threads do not exist in a fork: the child must make its own (or none)."""
+    result = _run_python(
+        BIG_LOOKUP
+        + """
+import multiprocessing as mp, os, signal, time
+check()  # the parent creates its pool
+time.sleep(0.5)  # its workers go idle, as they have long before a data loader forks
+pid = os.fork()
+if pid == 0:
+    try:
+        check()
+    finally:
+        os._exit(0)
+for _ in range(300):
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        break
+    time.sleep(0.1)
+else:
+    os.kill(pid, signal.SIGKILL)
+    raise SystemExit("os.fork child hung")
+assert os.waitstatus_to_exitcode(status) == 0, status
+ctx = mp.get_context("fork")
+p = ctx.Process(target=check)
+p.start()
+p.join(30)
+if p.is_alive():
+    p.kill()
+    raise SystemExit("multiprocessing child hung")
+assert p.exitcode == 0, p.exitcode
+with ctx.Pool(2) as pool:  # a data loader's workers
+    pool.apply(check)
+print("ok")
+"""
+    )
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr[-2000:]
+
+
+def test_lookup_in_an_atexit_handler():
+    """At exit the executor refuses new work ('cannot schedule new futures'): lookup must still answer."""
+    result = _run_python(
+        BIG_LOOKUP
+        + """
+import atexit
+def at_exit():
+    check()
+    print("ok")
+atexit.register(at_exit)
+check()
+"""
+    )
+    assert result.returncode == 0 and result.stdout.strip() == "ok" and not result.stderr, result.stderr[-2000:]
+
+
+def test_lookup_from_many_threads_at_once():
+    E = np.arange(3000 * 128, dtype=np.float32).reshape(3000, 128)
+    errors: list[BaseException] = []
+
+    def work(seed: int) -> None:
+        try:
+            ids = np.random.default_rng(seed).integers(0, 3000, 5000)
+            out = lookup(E, ids)
+            assert (out[:, 0] == ids * 128).all()
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not any(t.is_alive() for t in threads), "a lookup thread hung"
+    assert not errors, errors
+
+
+def test_results_too_large_for_memory_are_refused_by_name():
+    """Small inputs whose result would not fit: many ids of a wide E, a wide outer product, many logits."""
+    wide = np.lib.stride_tricks.as_strided(np.zeros(1), shape=(2, 2**40), strides=(0, 0), writeable=False)
+    assert "ids" in str(call(lookup, {"E": wide, "ids": np.zeros(10**4, int)})[1])
+    one = np.lib.stride_tricks.as_strided(np.ones(1), shape=(1, 2**20), strides=(0, 0), writeable=False)
+    assert call(output_grad, {"h": one, "grad_logits": one}, names=("h",))[0] == "error"
+    h = np.lib.stride_tricks.as_strided(np.ones(1), shape=(2**20, 1), strides=(0, 0), writeable=False)
+    assert call(tied_logits, {"h": h, "E": h}, names=("h",))[0] == "error"
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [len, lambda: None, lambda fig, ax: None, lambda fig, ax: (1, []), lambda fig, ax: (str, 5), print],
+)
+def test_explorer_refuses_a_malformed_setup_by_name(setup):
+    """A setup that cannot take (fig, axes) or does not return (update, artists) is named, not unpacked."""
+    args = {"title": "t", "controls": [Control("x", "x", (1, 2))], "setup": setup}
+    assert call(Explorer, args, names=("setup",))[0] == "error"
