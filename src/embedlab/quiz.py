@@ -295,6 +295,8 @@ class _Question:
             return ""
         if self.rel_tol and self.rel_tol * abs(float(self.answer)) >= self.abs_tol:
             return f"Graded right within {self.rel_tol * 100:g}% of the answer."
+        if self.abs_tol == 0:
+            return "Graded right only when exact."
         if self.abs_tol < 1:
             return f"Graded right within ±{self.abs_tol:g}."
         return f"Graded right within ±{self.abs_tol:,g}."
