@@ -7,6 +7,7 @@ into ``notebooks/<name>.ipynb``: read with jupytext, executed top to bottom with
 
 - cell ids are derived from the cell's position and text, not drawn at random;
 - timing metadata, widget state and jupytext's own header are not stored;
+- consecutive prints to one stream are saved as one output, however the kernel split them;
 - the live-widget entry of each output (a random model id that only exists while a kernel runs)
   is dropped, so an unopened notebook shows the explorer's kernel-free figure;
 - a deliberate error keeps the learner's cell frame and the final ``TypeError: ...`` line, and
@@ -80,6 +81,22 @@ def normalise(nb: nbformat.NotebookNode) -> None:
     nb.metadata["language_info"] = {"name": "python"}  # the kernel fills in its own Python version
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
+        merged: list = []
+        for output in cell.get("outputs", []):
+            # A loop's prints reach the kernel's client in one or several messages depending on
+            # timing: merge runs of the same stream so the saved bytes do not depend on it.
+            previous = merged[-1] if merged else None
+            if (
+                output.get("output_type") == "stream"
+                and previous is not None
+                and previous.get("output_type") == "stream"
+                and previous.get("name") == output.get("name")
+            ):
+                previous["text"] += output["text"]
+            else:
+                merged.append(output)
+        if "outputs" in cell:
+            cell.outputs = merged
         for output in cell.get("outputs", []):
             output.get("data", {}).pop(WIDGET_VIEW, None)
             if output.get("output_type") == "error":

@@ -132,3 +132,21 @@ def test_committed_notebook_is_what_make_notebooks_produces(name: str) -> None:
     built, _ = run_notebooks.build(name)
     problem = run_notebooks.output_mismatch(name, built)
     assert problem is None, problem
+
+
+def test_split_prints_are_saved_as_one_stream() -> None:
+    """The kernel may deliver one cell's prints in several messages; the saved notebook must not depend on that."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("for t in range(3): print(t)")
+    cell.outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text="0\n"),
+        nbformat.v4.new_output("stream", name="stdout", text="1\n2\n"),
+        nbformat.v4.new_output("display_data", data={"text/plain": "x"}),
+        nbformat.v4.new_output("stream", name="stdout", text="after\n"),
+    ]
+    nb.cells.append(cell)
+    run_notebooks.normalise(nb)
+    kinds = [(o.output_type, o.get("text")) for o in nb.cells[0].outputs]
+    assert kinds == [("stream", "0\n1\n2\n"), ("display_data", None), ("stream", "after\n")]
