@@ -143,17 +143,22 @@ def cell_tags(nb_path: Path) -> list[tuple[str, list[str], str]]:
 # -- fixtures -----------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
-    """A JupyterLab server on a temporary copy of notebooks/ (the repository's files stay untouched)."""
+def serve_copies(tmp_path_factory: pytest.TempPathFactory, prefix: str, names: list[str]) -> Iterator[LabServer]:
+    """A JupyterLab server on temporary copies of some notebooks (the repository's files stay untouched)."""
     chromium_path()  # skip (or fail under CI) before starting anything
-    base = tmp_path_factory.mktemp("lab")
+    base = tmp_path_factory.mktemp(prefix)
     root = base / "notebooks"
     root.mkdir()
-    for name in NOTEBOOKS:
+    for name in names:
         copy_without_counts(REPO / "notebooks" / name, root / name)
     with lab_server(base / "server", root) as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
+    """A JupyterLab server on a temporary copy of the chapter's notebooks."""
+    yield from serve_copies(tmp_path_factory, "lab", NOTEBOOKS)
 
 
 @pytest.fixture(scope="module")

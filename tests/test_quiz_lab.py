@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 
 from embedlab import exercises, quiz
-from tests.browser import chromium_path
-from tests.lab_server import LabServer, lab_server
-from tests.test_lab import check_cells, copy_without_counts, notebook_page, restart_and_run_all
+from tests.lab_server import LabServer
+from tests.test_lab import check_cells, notebook_page, restart_and_run_all, serve_copies
 
 pytestmark = pytest.mark.browser
 
@@ -25,13 +24,7 @@ NAME = "S-self-check.ipynb"
 
 @pytest.fixture(scope="module")
 def quiz_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
-    chromium_path()  # skip (or fail under CI) before starting anything
-    base = tmp_path_factory.mktemp("quiz-lab")
-    root = base / "notebooks"
-    root.mkdir()
-    copy_without_counts(REPO / "notebooks" / NAME, root / NAME)
-    with lab_server(base / "server", root) as server:
-        yield server
+    yield from serve_copies(tmp_path_factory, "quiz-lab", [NAME])
 
 
 @pytest.mark.timeout(300)

@@ -605,18 +605,4 @@ def share_table() -> list[ShareRow]:
     >>> r.name, r.tied, round(r.embedding_share, 3)
     ('T5-small', True, 0.272)
     """
-    rows = []
-    for name in CONFIGS:
-        s = embedding_share(name)
-        rows.append(
-            ShareRow(
-                s["name"],
-                s["vocab_size"],
-                s["d_model"],
-                s["tied"],
-                s["total"],
-                s["embedding_share"],
-                s["embedding_and_head_share"],
-            )
-        )
-    return rows
+    return [ShareRow(**{field: s[field] for field in ShareRow._fields}) for s in map(embedding_share, CONFIGS)]
