@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.requirements-installed
 
 .DEFAULT_GOAL := help
-.PHONY: help setup browser lint format test lab notebooks book bench clean
+.PHONY: help setup browser lint format test lab notebooks experiments book bench clean
 
 help:
 	@echo "make book       set up .venv, build the book into _build/html (open _build/html/index.html)"
@@ -14,6 +14,7 @@ help:
 	@echo "make lab        start JupyterLab on 127.0.0.1 at notebooks/"
 	@echo "make notebooks  build notebooks/*.ipynb from notebooks/sources/*.md, executed in a fresh kernel"
 	@echo "make bench      print measured speed of the library, sliders, validation and book"
+	@echo "make experiments  re-run notebook I's sweep into src/embedlab/data/sweep.json (about 40 min on 2 cores)"
 
 # The venv is (re)installed when requirements.txt or pyproject.toml change.
 $(STAMP): requirements.txt pyproject.toml
@@ -49,6 +50,11 @@ lab: $(STAMP)
 # notebooks/sources/*.md (MyST Markdown) are the sources; the executed .ipynb files are generated.
 notebooks: $(STAMP)
 	$(BIN)/python scripts/run_notebooks.py
+
+# Notebook I's tied/untied sweep (embedlab.sweep): thousands of early-stopped training runs, too many
+# for the notebook itself, written with its settings and the library's version; tests re-run a sample.
+experiments: $(STAMP)
+	$(BIN)/python scripts/run_experiments.py
 
 book: $(STAMP)
 	$(BIN)/jupyter-book build -W -n --keep-going .

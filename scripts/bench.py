@@ -14,7 +14,8 @@ better; below 1 the measured route is the faster):
    read E at the copy bandwidth measured here (the bandwidth floor);
 2. one slider move of each explorer (compute, redraw, PNG encode) against building a new
    figure for every move; then one training step of notebook I's small model against the same
-   step in bare NumPy and in PyTorch on the CPU, and one ``compare()`` against its steps alone;
+   step in bare NumPy and in PyTorch on the CPU, one ``compare()`` against its steps alone, and
+   the cost per point of notebook I's sweep (``make experiments``);
 3. ``pytest --nbval`` per notebook and in total, and the book's cold and warm build in a
    temporary copy of the repository (the real ``_build/`` is untouched); skipped by ``--quick``;
 4. the JupyterLab key-press-to-figure latencies of the last ``make test``, when
@@ -578,6 +579,54 @@ def bench_training(repeat: int, torch: Any) -> list[Row]:
             bare,
             "< 30 s",
             total < 30,
+        )
+    )
+    rows += bench_sweep(route)
+    return rows
+
+
+def bench_sweep(step_seconds: dict[bool, float]) -> list[Row]:
+    """The sweep's cost per point (``make experiments``): a sample of its points re-run here, each
+    against its steps alone at the step times above, and the whole sweep as ``make experiments``
+    recorded it in the results file."""
+    from embedlab import sweep
+
+    results = sweep.load_results()
+    spec = results.spec
+    rows: list[Row] = []
+    mid_d, mid_lr = spec.widths[len(spec.widths) // 2], spec.lrs[len(spec.lrs) // 2]
+    sample = [
+        p for p in spec.points()
+        if p.draw == spec.draws[0] and p.seed == spec.seeds[0] and p.hidden and p.d == mid_d and p.lr == mid_lr
+        and p.n_train in (spec.data_sizes[0], spec.data_sizes[-1])
+    ]  # fmt: skip
+    for point in sample:
+        t0 = time.perf_counter()
+        record = sweep.run_point(point, spec)
+        seconds = time.perf_counter() - t0
+        tied = point.config == "tied"
+        rows.append(
+            Row(
+                "training",
+                f"one sweep point: {point.config}, {point.n_train:,} sentences, d = {point.d}, lr {point.lr}: "
+                f"{record['stopped_step']:,} steps, validation every {spec.eval_every}",
+                seconds,
+                1,
+                "its steps alone at the step time above",
+                record["stopped_step"] * step_seconds[tied],
+            )
+        )
+    meta = results.meta
+    per_point = meta["cpu_seconds"] / meta["points"]
+    rows.append(
+        Row(
+            "training",
+            f"the whole sweep as `make experiments` ran it: {meta['points']:,} points, {meta['wall_seconds']:,.0f} s "
+            f"wall on {meta['jobs']} workers; mean CPU time per point",
+            per_point,
+            1,
+            "the sampled points above, mean",
+            sum(r.seconds for r in rows) / len(rows),
         )
     )
     return rows

@@ -223,3 +223,46 @@ def test_training_explorer_is_readable_and_sharp():
     ex.fig.canvas.draw()
     assert not small_texts(ex.fig, display.NARROWEST_COLUMN), small_texts(ex.fig, display.NARROWEST_COLUMN)
     assert pixels(ex.live_png()).size[0] == 2 * ex.css_size[0]
+
+
+def notebook_i_figures():
+    """Notebook I's static figures, at the sizes the notebook draws them."""
+    from embedlab import compare
+    from embedlab import train_plots as tp
+    from embedlab.sweep import load_results
+
+    res = compare(seeds=(0, 1), d=8, steps=30, n_checkpoints=4)
+    made = {}
+    fig, axes = plots.new_figure((6.4, 7.2), ncols=1, nrows=2)
+    tp.loss_curves(res, axes[0], zoom=None)
+    tp.loss_curves(res, axes[1], which="train", zoom=None, legend=False)
+    made["loss_curves"] = fig
+    fig, axes = plots.new_figure((6.4, 6.4), ncols=2, nrows=2)
+    tp.gap_plot(load_results(), axes)
+    made["gap_plot"] = fig
+    fig, ax = plots.new_figure((6.4, 3.6))
+    tp.geometry_summary(res, ax)
+    made["geometry_summary"] = fig
+    fig, _ = plots.new_figure((6.4, 4.0), ncols=3)
+    tp.geometry_panels(res, 0, fig)
+    made["geometry_panels"] = fig
+    return made
+
+
+@pytest.mark.parametrize("which", ["loss_curves", "gap_plot", "geometry_summary", "geometry_panels"])
+def test_notebook_i_figures_are_readable_where_shown(which):
+    fig = notebook_i_figures()[which]
+    display.fit(fig)
+    fig.canvas.draw()
+    for shown in (display.CSS_WIDTH, display.NARROWEST_COLUMN):
+        assert not small_texts(fig, shown), f"{which} shown {shown} CSS px wide: {small_texts(fig, shown)}"
+
+
+def test_sweep_explorer_is_readable_and_sharp():
+    from embedlab.sweep import load_results
+    from embedlab.train_plots import sweep_explorer
+
+    ex = sweep_explorer(load_results())
+    ex.fig.canvas.draw()
+    assert not small_texts(ex.fig, display.NARROWEST_COLUMN), small_texts(ex.fig, display.NARROWEST_COLUMN)
+    assert pixels(ex.live_png()).size[0] == 2 * ex.css_size[0]

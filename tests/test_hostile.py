@@ -64,7 +64,10 @@ from embedlab import (
     token_id,
 )
 from embedlab.claims import check
+from embedlab.corpus import make_corpus
 from embedlab.model import finite_difference_grad, tiny_model_grads, tiny_model_loss
+from embedlab.sweep import SweepSpec, t_interval, t_quantile
+from embedlab.train import fit
 from embedlab.widgets import Control, Explorer, float_range
 
 if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):  # see test_properties.py
@@ -291,6 +294,8 @@ RELATED: dict[str, tuple[tuple[str, ...], ...]] = {
     "heatmap": (("matrix", "highlight_row"),),
     "bars": (("values", "labels"),),
     "curve": (("x", "y"),),
+    "fit": (("max_steps", "eval_every"), ("optimizer", "weight_decay"), ("k", "corpus"), ("d", "tied")),
+    "SweepSpec": (("max_steps", "eval_every"),),
 }
 
 
@@ -437,6 +442,53 @@ TABLE: dict[str, tuple[Any, Any]] = {
     "float_range": (
         float_range,
         st.fixed_dictionaries({"start": st.just(-1.0), "stop": st.just(1.0), "step": st.sampled_from([0.1, 0.5, 2])}),
+    ),
+    "fit": (
+        fit,
+        st.fixed_dictionaries(
+            {
+                "corpus": st.just(make_corpus(1, n_train=12, n_valid=6, n_test=6)),
+                "tied": st.booleans(),
+                "d": st.integers(2, 4),
+                "lr": st.sampled_from([0.01, 0.1]),
+                "optimizer": st.sampled_from(["sgd", "adam", "adamw"]),
+                "max_steps": st.integers(1, 6),
+                "eval_every": st.just(1),
+                "patience": st.integers(1, 3),
+                "batch_size": st.integers(1, 64),
+            }
+        ),
+    ),
+    "make_corpus": (
+        make_corpus,
+        st.fixed_dictionaries(
+            {
+                "seed": st.integers(0, 10),
+                "n_train": st.integers(1, 20),
+                "n_valid": st.integers(1, 5),
+                "n_test": st.integers(1, 5),
+            }
+        ),
+    ),
+    "SweepSpec": (
+        SweepSpec,
+        st.fixed_dictionaries(
+            {
+                "data_sizes": st.just((10, 20)),
+                "widths": st.just((4,)),
+                "lrs": st.just((0.01,)),
+                "seeds": st.just((0, 1)),
+                "max_steps": st.integers(50, 100),
+                "eval_every": st.integers(1, 50),
+            }
+        ),
+    ),
+    "t_quantile": (t_quantile, st.fixed_dictionaries({"p": st.floats(0.51, 0.9999), "df": st.integers(1, 1000)})),
+    "t_interval": (
+        t_interval,
+        st.fixed_dictionaries(
+            {"values": st.lists(st.floats(-1e6, 1e6), min_size=2, max_size=8), "level": st.just(0.95)}
+        ),
     ),
     "Control": (
         Control,

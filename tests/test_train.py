@@ -12,6 +12,7 @@ from embedlab.train import (
     adam_step,
     class_cosine,
     compare,
+    fit,
     geometry_track,
     init_params,
     loss,
@@ -351,7 +352,138 @@ def test_geometry_helpers_refuse_bad_input():
         pca_2d(np.ones((4, 3)), basis=np.ones((2, 2)))
     with pytest.raises(ValueError, match="one label per row"):
         class_cosine(np.ones((4, 3)), ["a", "b"])
-    with pytest.raises(ValueError, match="split must be 'train' or 'valid'"):
-        CORPUS.counts("test")
+    with pytest.raises(ValueError, match="split must be 'train', 'valid' or 'test'"):
+        CORPUS.counts("dev")
     with pytest.raises(ValueError, match="which must be 'valid' or 'train'"):
         compare(seeds=(0,), steps=2, n_checkpoints=2).curves("tied", "test")
+
+
+# -- early stopping, splits and optimizers -------------------------------------------------------
+
+SMALL = make_corpus(3, n_train=80, n_valid=40, n_test=40)
+
+
+def _split_loss(params, sentences, k=3):
+    ctx, y = context_windows(sentences, k)
+    return loss(params, (ctx, y))
+
+
+def test_fit_reports_its_best_checkpoint_on_every_split():
+    r = fit(SMALL, tied=False, d=6, lr=0.05, max_steps=400, eval_every=20, patience=3)
+    assert r.eval_steps[0] == 0 and np.all(np.diff(r.eval_steps) == 20)
+    i = int(np.argmin(r.valid_curve))
+    assert r.best_step == r.eval_steps[i] and r.best_valid == r.valid_curve[i]
+    # Early stopping: exactly `patience` evaluations after the best, unless the cap came first.
+    assert r.capped or r.eval_steps[-1] == r.best_step + 3 * 20
+    # The reported numbers are the kept parameters' losses, recomputed here on whole splits.
+    assert r.best_valid == pytest.approx(_split_loss(r.params, SMALL.valid), rel=1e-12)
+    assert r.best_test == pytest.approx(_split_loss(r.params, SMALL.test), rel=1e-12)
+    assert r.best_test != pytest.approx(r.best_valid, rel=1e-6)  # a split of its own
+
+
+def test_fit_stops_at_the_cap_and_says_so():
+    r = fit(SMALL, tied=True, d=4, lr=0.001, max_steps=30, eval_every=20, patience=5)
+    assert r.capped and r.stopped_step == 30 and r.eval_steps.tolist() == [0, 20, 30]
+
+
+def test_corpus_splits_are_disjoint_streams_and_train_grows_by_extension():
+    a, b = make_corpus(5, n_train=30), make_corpus(5, n_train=90)
+    assert all(np.array_equal(x, y) for x, y in zip(a.train, b.train[:30], strict=True))
+    assert all(np.array_equal(x, y) for x, y in zip(a.valid, b.valid, strict=True))
+    assert all(np.array_equal(x, y) for x, y in zip(a.test, b.test, strict=True))
+    assert not all(np.array_equal(x, y) for x, y in zip(a.valid, a.test, strict=False))
+
+
+def test_sgd_is_the_plain_gradient_step():
+    r0 = train(SMALL, tied=True, d=4, steps=1, lr=0.5, optimizer="sgd", n_checkpoints=2, seed=2)
+    p = init_params(SMALL.vocab_size, 4, tied=True, seed=2)
+    ctx, y = context_windows(SMALL.train, 3)
+    idx = np.random.default_rng([2, 1]).permutation(len(y))[:128]
+    _, g = loss_and_grads(p, (ctx[idx], y[idx]))
+    for name in p:
+        np.testing.assert_allclose(r0.params[name], p[name] - 0.5 * g[name], rtol=1e-13, atol=1e-15)
+
+
+@pytest.mark.parametrize("optimizer", ["sgd", "adam", "adamw"])
+def test_rows_never_read_under_each_optimizer(optimizer):
+    """Untied: SGD and Adam leave them exactly; AdamW's decay shrinks them by (1 - lr * wd) ** steps."""
+    lr, steps = 0.02 if optimizer != "sgd" else 1.0, 50
+    r = train(SMALL, tied=False, d=4, steps=steps, lr=lr, optimizer=optimizer, n_checkpoints=2)
+    never = SMALL.never_read()
+    assert len(never) > 10
+    if optimizer == "adamw":
+        factor = (1 - lr * 0.01) ** steps
+        np.testing.assert_allclose(r.params["E"][never], factor * r.E_init[never], rtol=1e-12)
+    else:
+        assert np.array_equal(r.params["E"][never], r.E_init[never])
+    tied = train(SMALL, tied=True, d=4, steps=steps, lr=lr, optimizer=optimizer, n_checkpoints=2)
+    assert np.all(np.linalg.norm(tied.params["E"][never] - tied.E_init[never], axis=1) > 0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"optimizer": "rmsprop"}, ValueError, "optimizer must be one of"),
+        ({"optimizer": None}, TypeError, "optimizer must be one of"),
+        ({"optimizer": "adam", "weight_decay": 0.1}, ValueError, "weight_decay is AdamW's"),
+        ({"optimizer": "adamw", "weight_decay": 1.0}, ValueError, "weight_decay must be in"),
+        ({"optimizer": "adamw", "weight_decay": "0.1"}, TypeError, "weight_decay must be a real"),
+        ({"max_steps": 2**50}, ValueError, "max_steps must be at most"),
+        ({"max_steps": 10, "eval_every": 20}, ValueError, "eval_every must be at most max_steps"),
+        ({"patience": 0}, ValueError, "patience must be a positive"),
+        ({"lr": float("nan")}, ValueError, "lr must be a positive finite"),
+        ({"d": 10**9}, ValueError, "d"),
+        ({"k": 10**12}, ValueError, "k must be at most the longest sentence"),
+    ],
+)
+def test_fit_refuses_bad_arguments(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        fit(SMALL, tied=True, **kwargs)
+
+
+def test_train_refuses_absurd_step_counts():
+    with pytest.raises(ValueError, match="steps must be at most"):
+        train(SMALL, tied=True, steps=2**50)
+
+
+def test_compare_geometry_is_class_cosine_seed_by_seed():
+    res = compare(seeds=(0, 1), corpus=SMALL, d=4, **SHORT)
+    read = np.setdiff1d(np.arange(1, SMALL.vocab_size), SMALL.never_read())
+    geo = res.geometry(read)
+    assert set(geo) == {"tied E", "untied E (input)", "untied W (output)"}
+    expected = class_cosine(res.runs["untied"][1].params["W"], SMALL.classes, read)
+    assert tuple(geo["untied W (output)"][1]) == expected
+
+
+def test_a_diverging_run_is_blamed_on_lr_without_a_warning():
+    with pytest.raises(ValueError, match=r"lr 1e\+308 is too large: training diverged"):
+        fit(SMALL, tied=True, d=4, lr=1e308, max_steps=50, eval_every=5)
+    with pytest.raises(ValueError, match="lr times weight_decay must be below 1"):
+        fit(SMALL, tied=True, optimizer="adamw", lr=3.0, weight_decay=0.9)
+
+
+def test_class_cosine_refuses_repeated_ids():
+    with pytest.raises(ValueError, match="ids must not repeat"):
+        class_cosine(np.eye(4), ["a", "a", "b", "b"], [0, 0, 1, 2])
+
+
+def test_sizes_are_checked_against_the_address_space_limit():
+    """Under `ulimit -v` (RLIMIT_AS) a model too large for the limit is refused before training."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent(
+        """
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (4 * 2**30, resource.RLIM_INFINITY))
+        from embedlab.corpus import make_corpus
+        from embedlab.train import fit
+        try:
+            fit(make_corpus(0, n_train=20, n_valid=5, n_test=5), tied=False, d=12000, max_steps=1, eval_every=1)
+        except ValueError as exc:
+            print("refused:", exc)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.startswith("refused:") and "d" in out.stdout, out.stderr[-500:]

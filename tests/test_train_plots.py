@@ -9,7 +9,8 @@ from matplotlib.lines import Line2D
 
 from embedlab import train_plots as tp
 from embedlab.plots import new_figure
-from embedlab.train import compare, geometry_track, pca_2d
+from embedlab.sweep import load_results
+from embedlab.train import class_cosine, compare, geometry_track, pca_2d
 
 RES = compare(seeds=(0, 1), d=8, steps=30, n_checkpoints=4)
 
@@ -20,12 +21,18 @@ pytestmark = pytest.mark.usefixtures("no_pyplot")
 def test_loss_curves_draw_the_mean_of_the_seeds():
     _, ax = new_figure()
     art = tp.loss_curves(RES, ax)
+    cut = art.pop("cut")
     assert list(art) == list(RES.configs)
+    # The axis is cut, and says where: its top, and the mean loss at step 0 (the highest of the configs).
+    start = max(RES.curves(n)[:, 0].mean() for n in RES.configs)
+    assert cut.get_text() == f"axis cut at {ax.get_ylim()[1]:.2f} nats: at step 0 the loss is {start:.2f}"
+    assert ax.get_ylim()[1] < start
     for name, a in art.items():
         assert isinstance(a["line"], Line2D) and a["line"].axes is ax
         np.testing.assert_allclose(a["line"].get_ydata(), RES.curves(name).mean(axis=0))
     assert "2 seeds" in ax.get_title()
-    assert tp.loss_curves(RES, which="train", zoom=None)["tied"]["line"].axes is not ax
+    whole = tp.loss_curves(RES, which="train", zoom=None)
+    assert whole["tied"]["line"].axes is not ax and "cut" not in whole
 
 
 def test_drift_bars_untied_rows_never_read_are_exactly_zero():
@@ -79,3 +86,58 @@ def test_helpers_refuse_what_is_not_a_compare_result():
         tp.loss_curves({"tied": []})
     with pytest.raises(ValueError, match="name must be one of"):
         tp.training_explorer(RES, name="both")
+
+
+# -- the sweep and geometry over seeds --------------------------------------------------------------
+
+SWEEP = load_results()
+
+
+def test_gap_plot_draws_each_gap_and_its_interval():
+    art = tp.gap_plot(SWEEP)
+    spec = SWEEP.spec
+    assert len(art) == 2 * len(spec.hidden) * len(spec.widths)
+    for (other, hidden, d), container in art.items():
+        line, _caps, (bars,) = container
+        gaps = [SWEEP.gap(n, d, hidden, other) for n in spec.data_sizes]
+        np.testing.assert_allclose(line.get_ydata(), [g["mean"] for g in gaps])
+        segments = bars.get_segments()  # one vertical segment per data size: the 95 % interval
+        np.testing.assert_allclose([s[:, 1].min() for s in segments], [g["low"] for g in gaps])
+        np.testing.assert_allclose([s[:, 1].max() for s in segments], [g["high"] for g in gaps])
+        assert line.axes.get_title().startswith(tp.AGAINST[other])
+
+
+def test_geometry_summary_dots_are_each_seeds_class_gap():
+    out = tp.geometry_summary(RES)
+    read = np.setdiff1d(np.arange(1, RES.corpus.vocab_size), RES.corpus.never_read())
+    for (subset, title), dots in out["dots"].items():
+        ids = read if subset == "rows read in training" else np.arange(1, RES.corpus.vocab_size)
+        runs = RES.runs["tied" if title == "tied E" else "untied"]
+        M = [r.params["W" if "W" in title else "E"] for r in runs]
+        expected = [np.subtract(*class_cosine(m, RES.corpus.classes, ids)) for m in M]
+        np.testing.assert_allclose(dots.get_offsets()[:, 1], expected)
+
+
+def test_geometry_panels_have_one_class_legend_and_three_matrices():
+    out = tp.geometry_panels(RES, seed_index=1)
+    labels = [t.get_text() for t in out["legend"].get_texts()]
+    assert labels == [c for c in tp.CLASS_STYLE if c in set(RES.corpus.classes)]
+    coords = pca_2d(RES.runs["untied"][1].params["W"])[0]
+    np.testing.assert_allclose(out["untied W\n(output)"]["food"].get_offsets(), coords[RES.corpus.classes == "food"])
+    with pytest.raises(ValueError, match="seed_index must be in"):
+        tp.geometry_panels(RES, seed_index=2)
+
+
+def test_sweep_explorer_shows_the_cell_it_names():
+    ex = tp.sweep_explorer(SWEEP)
+    n, d, h = SWEEP.spec.data_sizes[-1], SWEEP.spec.widths[0], False
+    text = ex.update(n_train=n, d=d, hidden=h)
+    mean = SWEEP.test_loss(n, d, h, "untied")[0]
+    assert f"{n:,} training sentences, width {d}, without the hidden layer" in text
+    assert f"untied {mean:.3f}" in text
+    steps, curve = SWEEP.mean_curve(n, d, h, "tied")
+    line = next(a for a in ex._dynamic if getattr(a, "get_label", lambda: "")() == "tied")
+    np.testing.assert_allclose(line.get_xdata(), steps)
+    np.testing.assert_allclose(line.get_ydata(), curve)
+    with pytest.raises(TypeError, match="sweep must be"):
+        tp.sweep_explorer(RES)

@@ -58,11 +58,21 @@ def _describe(x: Any) -> str:
 
 
 def _max_bytes() -> int:
-    """The physical memory of this machine: no result may be larger (2**40 if unknown)."""
+    """What this process may allocate: the physical memory, or the address-space limit (``RLIMIT_AS``)
+    when one is set and lower (2**40 if neither is known). No result may be larger."""
     try:
-        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+        limit = int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
     except (AttributeError, ValueError, OSError):
-        return 1 << 40
+        limit = 1 << 40
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            limit = min(limit, int(soft))
+    except (ImportError, AttributeError, ValueError, OSError):  # not on this platform
+        pass
+    return limit
 
 
 def check_nbytes(shape: tuple[int, ...], dtype: Any, name: str) -> None:

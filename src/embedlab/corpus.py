@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_size
+from ._validation import check_size, short_repr
 
 #: The word classes in vocabulary order, each a tuple of tokens, commonest first.
 CLASSES: dict[str, tuple[str, ...]] = {
@@ -49,6 +49,9 @@ CLASSES: dict[str, tuple[str, ...]] = {
     ),
 }  # fmt: skip
 
+#: Most sentences a split may hold (100 times the chapter's largest training set).
+MAX_SENTENCES = 500_000
+
 #: Which class of object each kind of transitive verb takes.
 OBJECT_OF = {"v-food": "food", "v-vehicle": "vehicle", "v-tool": "tool", "v-agent": "agent"}
 
@@ -59,8 +62,10 @@ class Corpus:
 
     Attributes
     ----------
-    train, valid : tuple of numpy.ndarray
-        The sentences of each split, each an int array starting with ``<s>`` (id 0).
+    train, valid, test : tuple of numpy.ndarray
+        The sentences of each split, each an int array starting with ``<s>`` (id 0). Training
+        fits the parameters, validation chooses the learning rate and the stopping step, test is
+        what is reported.
     vocab : tuple of str
         Token ``i`` is ``vocab[i]``.
     classes : numpy.ndarray of str, shape (V,)
@@ -71,6 +76,7 @@ class Corpus:
 
     train: tuple[np.ndarray, ...]
     valid: tuple[np.ndarray, ...]
+    test: tuple[np.ndarray, ...]
     vocab: tuple[str, ...]
     classes: np.ndarray
     seed: int
@@ -106,11 +112,15 @@ class Corpus:
 
 
 def _split(corpus: Corpus, split: str) -> tuple[np.ndarray, ...]:
+    if not isinstance(split, str):
+        raise TypeError(f"split must be 'train', 'valid' or 'test', got {short_repr(split)}")
     if split == "train":
         return corpus.train
     if split == "valid":
         return corpus.valid
-    raise ValueError(f"split must be 'train' or 'valid', got {split!r}")
+    if split == "test":
+        return corpus.test
+    raise ValueError(f"split must be 'train', 'valid' or 'test', got {split!r}")
 
 
 def _zipf(n: int, exponent: float) -> np.ndarray:
@@ -122,22 +132,27 @@ def make_corpus(
     seed: int = 0,
     n_train: int = 500,
     n_valid: int = 400,
+    n_test: int = 400,
     *,
     zipf_exponent: float = 1.3,
     p_adjective: float = 0.3,
     p_intransitive: float = 0.2,
 ) -> Corpus:
-    """Generate the synthetic language: ``n_train`` and ``n_valid`` sentences, reproducibly from ``seed``.
+    """Generate the synthetic language: ``n_train``, ``n_valid`` and ``n_test`` sentences, reproducibly from ``seed``.
+
+    Each split has a random stream of its own, so the training sentences of a larger corpus
+    begin with those of a smaller one (same ``seed``), and its validation and test sentences
+    are the same whatever ``n_train`` is: growing the data changes nothing else.
 
     Parameters
     ----------
     seed : int, default 0
         Seed of ``np.random.default_rng``; the same seed gives the same corpus.
-    n_train, n_valid : int, default 500 and 400
-        Sentences in each split.
+    n_train, n_valid, n_test : int, default 500, 400 and 400
+        Sentences in each split; at most :data:`MAX_SENTENCES` each.
     zipf_exponent : float, default 1.3
         Token ``r`` (0-based rank) of a class has weight ``1 / (r + 1) ** zipf_exponent``: larger
-        makes the tail rarer.
+        makes the tail rarer; at most 100.
     p_adjective : float, default 0.3
         Chance of an adjective before each noun.
     p_intransitive : float, default 0.2
@@ -159,6 +174,9 @@ def make_corpus(
     >>> c = make_corpus(seed=0)
     >>> c.vocab_size, len(c.train), len(c.valid)
     (127, 500, 400)
+    >>> bigger = make_corpus(seed=0, n_train=1500)
+    >>> all(np.array_equal(a, b) for a, b in zip(bigger.train, c.train))  # the first 500 are c's
+    True
     >>> " ".join(c.vocab[i] for i in c.train[0])
     '<s> a big dog uses this needle'
     >>> sorted({str(c.classes[i]) for i in c.target_only()})  # sentence-final words
@@ -172,44 +190,52 @@ def make_corpus(
         raise ValueError(f"seed must be a non-negative int, got {seed}")
     n_train = check_size(n_train, "n_train")
     n_valid = check_size(n_valid, "n_valid")
+    n_test = check_size(n_test, "n_test")
+    for name, n in (("n_train", n_train), ("n_valid", n_valid), ("n_test", n_test)):
+        if n > MAX_SENTENCES:
+            raise ValueError(f"{name} must be at most {MAX_SENTENCES:,} sentences, got {n:,}")
     for name, value, lo, hi in (
-        ("zipf_exponent", zipf_exponent, 0.0, np.inf),
+        ("zipf_exponent", zipf_exponent, 0.0, 100.0),
         ("p_adjective", p_adjective, 0.0, 1.0),
         ("p_intransitive", p_intransitive, 0.0, 1.0),
     ):
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
             raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
         if not lo <= value <= hi:
-            raise ValueError(f"{name} must be in [{lo}, {hi}], got {value}")
+            raise ValueError(f"{name} must be in [{lo}, {hi}], got {short_repr(value)}")
 
     vocab = tuple(token for tokens in CLASSES.values() for token in tokens)
     classes = np.array([name for name, tokens in CLASSES.items() for _ in tokens])
     ids = {name: np.flatnonzero(classes == name) for name in CLASSES}
     weights = {name: _zipf(len(tokens), zipf_exponent) for name, tokens in CLASSES.items()}
     verb_kinds = ("v-food", "v-vehicle", "v-tool", "v-agent")
-    rng = np.random.default_rng(seed)
 
-    def draw(name: str) -> int:
-        return int(rng.choice(ids[name], p=weights[name]))
+    def sentences(n: int, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+        def draw(name: str) -> int:
+            return int(rng.choice(ids[name], p=weights[name]))
 
-    def noun_phrase(noun_class: str) -> list[int]:
-        phrase = [draw("det")]
-        if rng.random() < p_adjective:
-            phrase.append(draw("adj"))
-        return [*phrase, draw(noun_class)]
+        def noun_phrase(noun_class: str) -> list[int]:
+            phrase = [draw("det")]
+            if rng.random() < p_adjective:
+                phrase.append(draw("adj"))
+            return [*phrase, draw(noun_class)]
 
-    def sentence() -> np.ndarray:
-        words = [0, *noun_phrase("agent")]
-        if rng.random() < p_intransitive:
-            words.append(draw("v-intrans"))
-        else:
-            kind = verb_kinds[rng.integers(len(verb_kinds))]
-            words += [draw(kind), *noun_phrase(OBJECT_OF[kind])]
-        return np.array(words, dtype=np.intp)
+        def sentence() -> np.ndarray:
+            words = [0, *noun_phrase("agent")]
+            if rng.random() < p_intransitive:
+                words.append(draw("v-intrans"))
+            else:
+                kind = verb_kinds[rng.integers(len(verb_kinds))]
+                words += [draw(kind), *noun_phrase(OBJECT_OF[kind])]
+            return np.array(words, dtype=np.intp)
 
-    train = tuple(sentence() for _ in range(n_train))
-    valid = tuple(sentence() for _ in range(n_valid))
-    return Corpus(train=train, valid=valid, vocab=vocab, classes=classes, seed=int(seed))
+        return tuple(sentence() for _ in range(n))
+
+    # One stream per split: train from `seed` itself, so a larger n_train extends a smaller one.
+    train = sentences(n_train, np.random.default_rng(seed))
+    valid = sentences(n_valid, np.random.default_rng([seed, 1]))
+    test = sentences(n_test, np.random.default_rng([seed, 2]))
+    return Corpus(train=train, valid=valid, test=test, vocab=vocab, classes=classes, seed=int(seed))
 
 
 def context_windows(sentences: Any, k: int) -> tuple[np.ndarray, np.ndarray]:

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_finite, check_flag, check_float_array, check_ids, check_size
+from ._validation import check_finite, check_flag, check_float_array, check_ids, check_nbytes, check_size
 from .budget import param_count
 from .corpus import Corpus, context_windows, make_corpus
 from .grads import embedding_grad, output_grad, tied_grad
@@ -91,6 +91,8 @@ def matched_width(vocab_size: int, d: int, *, hidden: bool = True) -> int:
     9
     """
     target = model_param_count(vocab_size, d, tied=True, hidden=hidden)
+    if d > 1_000_000:
+        raise ValueError(f"d must be at most 1,000,000, got {d:,}")
     widths = np.arange(1, d + 1)
     gaps = [abs(model_param_count(vocab_size, int(w), tied=False, hidden=hidden) - target) for w in widths]
     return int(widths[int(np.argmin(gaps))])
@@ -224,6 +226,15 @@ def loss_and_grads(params: dict[str, Any], batch: tuple[Any, Any]) -> tuple[floa
 
 # -- training ----------------------------------------------------------------------------------
 
+#: The optimizers :func:`train` and :func:`fit` know: plain SGD, Adam, and AdamW (Adam with decoupled weight decay).
+OPTIMIZERS = ("sgd", "adam", "adamw")
+
+#: AdamW's weight decay when none is given: ``torch.optim.AdamW``'s default.
+ADAMW_DECAY = 0.01
+
+#: Most training steps one run may take (a bound on the loop and on the per-step records).
+MAX_STEPS = 1_000_000
+
 
 def adam_state(params: dict[str, np.ndarray]) -> dict[str, Any]:
     """Adam's state for ``params``: the step count and both moments of every parameter, at zero."""
@@ -264,13 +275,154 @@ def adam_step(
         params[name] -= lr * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)
 
 
+def _check_optimizer(optimizer: Any, weight_decay: Any) -> tuple[str, float]:
+    if not isinstance(optimizer, str):
+        raise TypeError(f"optimizer must be one of {OPTIMIZERS}, got {type(optimizer).__name__} {optimizer!r}")
+    if optimizer not in OPTIMIZERS:
+        raise ValueError(f"optimizer must be one of {OPTIMIZERS}, got {optimizer!r}")
+    if weight_decay is None:
+        return optimizer, ADAMW_DECAY if optimizer == "adamw" else 0.0
+    if optimizer != "adamw":
+        raise ValueError(
+            f"weight_decay is AdamW's (optimizer='adamw'); got weight_decay={weight_decay!r} with {optimizer!r}"
+        )
+    if isinstance(weight_decay, bool) or not isinstance(weight_decay, numbers.Real):
+        raise TypeError(f"weight_decay must be a real number in [0, 1), got {type(weight_decay).__name__}")
+    if not 0 <= weight_decay < 1:
+        raise ValueError(f"weight_decay must be in [0, 1), got {weight_decay}")
+    return optimizer, float(weight_decay)
+
+
+def _check_seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"seed must be a non-negative int, got {type(seed).__name__} {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed}")
+    return int(seed)
+
+
+def _check_positive_float(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a positive real number, got {type(value).__name__} {value!r}")
+    if not 0 < value < np.inf:
+        raise ValueError(f"{name} must be a positive finite number, got {value}")
+    return float(value)
+
+
+def _check_steps(steps: Any, name: str) -> int:
+    steps = check_size(steps, name)
+    if steps > MAX_STEPS:
+        raise ValueError(f"{name} must be at most {MAX_STEPS:,}, got {steps:,}")
+    return steps
+
+
+class _Run:
+    """One model, its data and its optimizer: what :func:`train` and :func:`fit` share.
+
+    Random streams: the initialisation from ``seed`` (:func:`init_params`), the batch order from
+    ``[seed, 1]`` and the sample on which the training loss is measured from ``[seed, 2]``.
+    """
+
+    def __init__(
+        self,
+        corpus: Any,
+        *,
+        tied: Any,
+        d: Any,
+        hidden: Any,
+        k: Any,
+        batch_size: Any,
+        lr: Any,
+        seed: Any,
+        optimizer: Any,
+        weight_decay: Any,
+    ) -> None:
+        if corpus is None:
+            corpus = make_corpus(0)
+        if not isinstance(corpus, Corpus):
+            raise TypeError(f"corpus must be an embedlab.corpus.Corpus (see make_corpus), got {type(corpus).__name__}")
+        self.tied = check_flag(tied, "tied")
+        self.hidden = check_flag(hidden, "hidden")
+        self.d, self.k = check_size(d, "d"), check_size(k, "k")
+        self.batch_size = check_size(batch_size, "batch_size")
+        self.lr = _check_positive_float(lr, "lr")
+        self.seed = _check_seed(seed)
+        self.optimizer, self.weight_decay = _check_optimizer(optimizer, weight_decay)
+        if self.lr * self.weight_decay >= 1:
+            raise ValueError(
+                f"lr times weight_decay must be below 1 (AdamW multiplies every weight by 1 - lr * weight_decay), "
+                f"got lr {self.lr} and weight_decay {self.weight_decay}"
+            )
+        for split in ("train", "valid", "test"):
+            sentences = getattr(corpus, split)
+            if not isinstance(sentences, tuple) or not sentences:
+                raise ValueError(f"corpus must hold at least one sentence in each split, its {split} split has none")
+        self.corpus = corpus
+        V = self.V = corpus.vocab_size
+        # Parameters, gradients, two moments and kept copies: refuse a model the machine cannot hold.
+        check_nbytes((8, V + self.d, self.d), np.float64, "d")
+        if self.k > max(len(s) for s in corpus.train):
+            raise ValueError(
+                f"k must be at most the longest sentence ({max(len(s) for s in corpus.train)}), got {self.k}"
+            )
+        self.train_ctx, self.train_y = context_windows(corpus.train, self.k)  # (N, k), (N,)
+        self.valid_ctx, self.valid_y = context_windows(corpus.valid, self.k)
+        self.probe = np.random.default_rng([self.seed, 2]).permutation(len(self.train_y))[:EVAL_PAIRS]
+        self.params = init_params(V, self.d, tied=self.tied, hidden=self.hidden, seed=self.seed)
+        self.rng = np.random.default_rng([self.seed, 1])  # the batch order: a stream apart from the initialisation
+        self.state = adam_state(self.params) if self.optimizer != "sgd" else None
+        self.order, self.cursor = self.rng.permutation(len(self.train_y)), 0
+        self.n_params = model_param_count(V, self.d, tied=self.tied, hidden=self.hidden)
+
+    def step(self) -> tuple[float, np.ndarray]:
+        """One minibatch update; returns the batch's loss before it and which rows of ``E`` had a gradient."""
+        if self.cursor + self.batch_size > len(self.order):
+            self.order, self.cursor = self.rng.permutation(len(self.train_y)), 0
+        idx = self.order[self.cursor : self.cursor + self.batch_size]
+        self.cursor += self.batch_size
+        L, grads = self._guarded(loss_and_grads, self.params, (self.train_ctx[idx], self.train_y[idx]))
+        touched = np.any(grads["E"] != 0, axis=1)  # (V,) rows of E with a gradient this step
+        with np.errstate(all="ignore"):  # a step too large to represent is reported below, not warned
+            if self.optimizer == "sgd":
+                for name, g in grads.items():
+                    self.params[name] -= self.lr * g
+            else:
+                if self.optimizer == "adamw":
+                    # Decoupled weight decay (Loshchilov and Hutter, 2019; torch.optim.AdamW): every
+                    # weight shrinks towards 0 at every step, gradient or not, before Adam's update.
+                    for value in self.params.values():
+                        value *= 1.0 - self.lr * self.weight_decay
+                adam_step(self.params, grads, self.state, self.lr)
+        if not all(np.isfinite(v).all() for v in self.params.values()):
+            raise ValueError(f"lr {self.lr} is too large: training diverged (a parameter became NaN or inf)")
+        return L, touched
+
+    def _guarded(self, fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` on parameters that training produced: an overflow there means a diverged run."""
+        try:
+            with np.errstate(all="ignore"):
+                return fn(*args)
+        except ValueError as exc:  # the inputs were checked at the start: only divergence gets here
+            raise ValueError(f"lr {self.lr} is too large: training diverged ({str(exc)[:120]})") from None
+
+    def train_loss(self, params: dict[str, np.ndarray] | None = None) -> float:
+        params = self.params if params is None else params
+        return self._guarded(_eval_loss, params, self.train_ctx[self.probe], self.train_y[self.probe])
+
+    def valid_loss(self) -> float:
+        return self._guarded(_eval_loss, self.params, self.valid_ctx, self.valid_y)
+
+    def test_loss(self, params: dict[str, np.ndarray]) -> float:
+        return self._guarded(_eval_loss, params, *context_windows(self.corpus.test, self.k))
+
+
 @dataclass
 class TrainResult:
     """What :func:`train` records.
 
     Attributes
     ----------
-    tied, hidden, d, k, seed, steps : as passed to :func:`train`
+    tied, hidden, d, k, seed, steps, lr, optimizer, weight_decay : as passed to :func:`train`
     n_params : int
         :func:`model_param_count` of the model.
     params : dict of str to numpy.ndarray
@@ -312,27 +464,14 @@ class TrainResult:
     W_checkpoints: np.ndarray | None
     rows_touched: np.ndarray
     row_updates: np.ndarray
+    lr: float = 0.02
+    optimizer: str = "adam"
+    weight_decay: float = 0.0
     seconds: float = field(repr=False, default=0.0)
 
     @property
     def final_valid_loss(self) -> float:
         return float(self.valid_loss[-1])
-
-
-def _check_seed(seed: Any) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"seed must be a non-negative int, got {type(seed).__name__} {seed!r}")
-    if seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed}")
-    return int(seed)
-
-
-def _check_positive_float(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a positive real number, got {type(value).__name__} {value!r}")
-    if not 0 < value < np.inf:
-        raise ValueError(f"{name} must be a positive finite number, got {value}")
-    return float(value)
 
 
 def train(
@@ -347,8 +486,12 @@ def train(
     lr: float = 0.02,
     n_checkpoints: int = 16,
     seed: int = 0,
+    optimizer: str = "adam",
+    weight_decay: float | None = None,
 ) -> TrainResult:
-    """Train the model on ``corpus`` with minibatch Adam and record loss curves, checkpoints and row updates.
+    """Train the model on ``corpus`` for a fixed number of steps and record loss curves, checkpoints and row updates.
+
+    For a run that stops at its best validation loss, see :func:`fit`.
 
     Parameters
     ----------
@@ -363,13 +506,17 @@ def train(
     k : int, default 3
         Tokens of context before each target.
     steps, batch_size : int, default 300 and 128
-        Adam steps, each on ``batch_size`` (context, target) pairs drawn without replacement.
+        Optimizer steps, each on ``batch_size`` (context, target) pairs drawn without replacement.
     lr : float, default 0.02
-        Adam's step size (betas 0.9 and 0.999).
+        The step size (Adam's and AdamW's with betas 0.9 and 0.999, or SGD's).
     n_checkpoints : int, default 16
         How many times to record the state, spread evenly over training; at least 2 (start and end).
     seed : int, default 0
         Seeds the initialisation and the order of the minibatches.
+    optimizer : {"adam", "adamw", "sgd"}, default "adam"
+        ``"sgd"`` is plain SGD (no momentum); ``"adamw"`` is Adam with decoupled weight decay.
+    weight_decay : float, optional
+        AdamW's decay per unit of ``lr``, in ``[0, 1)``; default :data:`ADAMW_DECAY`. Only with AdamW.
 
     Returns
     -------
@@ -379,7 +526,8 @@ def train(
     ------
     TypeError, ValueError
         For a corpus that is not a :class:`~embedlab.corpus.Corpus`, non-bool flags, sizes that are
-        not positive ints, a non-positive ``lr``, or fewer than 2 checkpoints.
+        not positive ints (or more than :data:`MAX_STEPS` steps), a non-positive ``lr``, fewer than
+        2 checkpoints, or an unknown optimizer.
 
     Examples
     --------
@@ -389,68 +537,49 @@ def train(
     >>> round(float(r.valid_loss[0]), 3) > round(float(r.valid_loss[-1]), 3)
     True
     """
-    if corpus is None:
-        corpus = make_corpus(0)
-    if not isinstance(corpus, Corpus):
-        raise TypeError(f"corpus must be an embedlab.corpus.Corpus (see make_corpus), got {type(corpus).__name__}")
-    tied = check_flag(tied, "tied")
-    hidden = check_flag(hidden, "hidden")
-    d, k, steps = check_size(d, "d"), check_size(k, "k"), check_size(steps, "steps")
-    batch_size = check_size(batch_size, "batch_size")
-    lr = _check_positive_float(lr, "lr")
+    steps = _check_steps(steps, "steps")
     n_checkpoints = check_size(n_checkpoints, "n_checkpoints")
     if n_checkpoints < 2:
         raise ValueError(f"n_checkpoints must be at least 2 (the start and the end), got {n_checkpoints}")
-    seed = _check_seed(seed)
-
-    V = corpus.vocab_size
-    train_ctx, train_y = context_windows(corpus.train, k)  # (N, k), (N,)
-    valid_ctx, valid_y = context_windows(corpus.valid, k)
-    probe = np.random.default_rng([seed, 2]).permutation(len(train_y))[:EVAL_PAIRS]  # training loss on a fixed sample
-    params = init_params(V, d, tied=tied, hidden=hidden, seed=seed)
-    rng = np.random.default_rng([seed, 1])  # the batch order: a stream apart from the initialisation
+    run = _Run(
+        corpus, tied=tied, d=d, hidden=hidden, k=k, batch_size=batch_size, lr=lr, seed=seed,
+        optimizer=optimizer, weight_decay=weight_decay,
+    )  # fmt: skip
+    params = run.params
+    check_nbytes((min(n_checkpoints, steps + 1), 2 * run.V, run.d), np.float64, "n_checkpoints")
     E_init = params["E"].copy()
     ckpt = np.unique(np.linspace(0, steps, n_checkpoints).round().astype(int))
-    state = adam_state(params)
 
     batch_loss = np.zeros(steps)
     rows_touched = np.zeros(steps, dtype=np.intp)
-    row_updates = np.zeros(V, dtype=np.intp)
+    row_updates = np.zeros(run.V, dtype=np.intp)
     E_ckpt, W_ckpt, train_loss, valid_loss = [], [], [], []
 
     def record() -> None:
         E_ckpt.append(params["E"].copy())
-        if not tied:
+        if not run.tied:
             W_ckpt.append(params["W"].copy())
-        train_loss.append(_eval_loss(params, train_ctx[probe], train_y[probe]))
-        valid_loss.append(_eval_loss(params, valid_ctx, valid_y))
+        train_loss.append(run.train_loss())
+        valid_loss.append(run.valid_loss())
 
-    order = rng.permutation(len(train_y))
-    cursor = 0
     started = time.perf_counter()
     record()
     for step in range(1, steps + 1):
-        if cursor + batch_size > len(order):
-            order, cursor = rng.permutation(len(train_y)), 0
-        idx = order[cursor : cursor + batch_size]
-        cursor += batch_size
-        L, grads = loss_and_grads(params, (train_ctx[idx], train_y[idx]))
-        touched = np.any(grads["E"] != 0, axis=1)  # (V,) rows of E this step moves
+        L, touched = run.step()
         batch_loss[step - 1] = L
         rows_touched[step - 1] = int(touched.sum())
         row_updates += touched
-        adam_step(params, grads, state, lr)
         if step in ckpt:
             record()
     seconds = time.perf_counter() - started
     return TrainResult(
-        tied=tied,
-        hidden=hidden,
-        d=d,
-        k=k,
-        seed=seed,
+        tied=run.tied,
+        hidden=run.hidden,
+        d=run.d,
+        k=run.k,
+        seed=run.seed,
         steps=steps,
-        n_params=model_param_count(V, d, tied=tied, hidden=hidden),
+        n_params=run.n_params,
         params=params,
         E_init=E_init,
         batch_loss=batch_loss,
@@ -461,7 +590,153 @@ def train(
         W_checkpoints=np.stack(W_ckpt) if W_ckpt else None,
         rows_touched=rows_touched,
         row_updates=row_updates,
+        lr=run.lr,
+        optimizer=run.optimizer,
+        weight_decay=run.weight_decay,
         seconds=seconds,
+    )
+
+
+@dataclass
+class FitResult:
+    """What :func:`fit` records: one run, stopped early at its best validation loss.
+
+    Attributes
+    ----------
+    tied, hidden, d, k, seed, lr, optimizer : as passed to :func:`fit`
+    n_params : int
+    best_step : int
+        The step whose parameters had the lowest validation loss (0 is the initialisation).
+    best_valid, best_test, best_train : float
+        Loss at ``best_step`` on the validation split, the test split, and the fixed sample of the
+        training split.
+    stopped_step : int
+        The last step taken.
+    capped : bool
+        Whether training reached ``max_steps`` before ``patience`` evaluations passed without an
+        improvement (the best step may then lie beyond the cap).
+    eval_steps, valid_curve : numpy.ndarray
+        The steps at which validation was measured, and its loss there, from step 0.
+    params : dict of str to numpy.ndarray
+        The parameters at ``best_step``.
+    seconds : float
+    """
+
+    tied: bool
+    hidden: bool
+    d: int
+    k: int
+    seed: int
+    lr: float
+    optimizer: str
+    n_params: int
+    best_step: int
+    best_valid: float
+    best_test: float
+    best_train: float
+    stopped_step: int
+    capped: bool
+    eval_steps: np.ndarray
+    valid_curve: np.ndarray
+    params: dict[str, np.ndarray] = field(repr=False)
+    seconds: float = field(repr=False, default=0.0)
+
+
+def fit(
+    corpus: Corpus | None = None,
+    *,
+    tied: bool,
+    d: int = 16,
+    hidden: bool = True,
+    k: int = 3,
+    lr: float = 0.02,
+    seed: int = 0,
+    batch_size: int = 128,
+    optimizer: str = "adam",
+    weight_decay: float | None = None,
+    max_steps: int = 4000,
+    eval_every: int = 25,
+    patience: int = 10,
+) -> FitResult:
+    """Train with early stopping: measure validation every ``eval_every`` steps, keep the best parameters.
+
+    Training stops once ``patience`` evaluations in a row have not improved on the best validation
+    loss, or at ``max_steps``. The result reports the best checkpoint on all three splits, so
+    the test split plays no part in any choice.
+
+    Parameters
+    ----------
+    corpus : Corpus, optional
+        Default ``make_corpus(0)``; its ``test`` split is what is reported.
+    tied, d, hidden, k, lr, seed, batch_size, optimizer, weight_decay
+        As in :func:`train`.
+    max_steps : int, default 4000
+        At most this many steps (at most :data:`MAX_STEPS`).
+    eval_every : int, default 25
+        Steps between two validation measurements; at most ``max_steps``.
+    patience : int, default 10
+        Evaluations without a new best before stopping.
+
+    Returns
+    -------
+    FitResult
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`train`, and for an ``eval_every`` larger than ``max_steps``.
+
+    Examples
+    --------
+    >>> r = fit(tied=True, max_steps=200, eval_every=50, patience=2)
+    >>> r.eval_steps.tolist()[:3], r.best_step in r.eval_steps, r.best_valid == float(r.valid_curve.min())
+    ([0, 50, 100], True, True)
+    """
+    max_steps = _check_steps(max_steps, "max_steps")
+    eval_every = check_size(eval_every, "eval_every")
+    if eval_every > max_steps:
+        raise ValueError(f"eval_every must be at most max_steps ({max_steps}), got {eval_every}")
+    patience = check_size(patience, "patience")
+    run = _Run(
+        corpus, tied=tied, d=d, hidden=hidden, k=k, batch_size=batch_size, lr=lr, seed=seed,
+        optimizer=optimizer, weight_decay=weight_decay,
+    )  # fmt: skip
+    started = time.perf_counter()
+    best = run.valid_loss()
+    best_step, best_params = 0, {name: v.copy() for name, v in run.params.items()}
+    eval_steps, curve = [0], [best]
+    waited, step = 0, 0
+    while step < max_steps and waited < patience:
+        for _ in range(min(eval_every, max_steps - step)):
+            run.step()
+            step += 1
+        loss_now = run.valid_loss()
+        eval_steps.append(step)
+        curve.append(loss_now)
+        if loss_now < best:
+            best, best_step, waited = loss_now, step, 0
+            best_params = {name: v.copy() for name, v in run.params.items()}
+        else:
+            waited += 1
+    return FitResult(
+        tied=run.tied,
+        hidden=run.hidden,
+        d=run.d,
+        k=run.k,
+        seed=run.seed,
+        lr=run.lr,
+        optimizer=run.optimizer,
+        n_params=run.n_params,
+        best_step=best_step,
+        best_valid=float(best),
+        best_test=float(run.test_loss(best_params)),
+        best_train=float(run.train_loss(best_params)),
+        stopped_step=step,
+        capped=waited < patience,
+        eval_steps=np.array(eval_steps),
+        valid_curve=np.array(curve),
+        params=best_params,
+        seconds=time.perf_counter() - started,
     )
 
 
@@ -524,6 +799,30 @@ class CompareResult:
         """
         ids = self.corpus.never_read() if ids is None else check_ids(ids, self.corpus.vocab_size).reshape(-1)
         return np.stack([np.linalg.norm(r.params["E"][ids] - r.E_init[ids], axis=1) for r in self._runs(name)])
+
+    def geometry(self, ids: Any = None) -> dict[str, np.ndarray]:
+        """:func:`class_cosine` of the tied ``E`` and of the untied model's ``E`` and ``W``, seed by seed.
+
+        Parameters
+        ----------
+        ids : array_like of int, optional
+            The tokens to compare; default every token but ``<s>``.
+
+        Returns
+        -------
+        dict
+            ``"tied E"``, ``"untied E (input)"`` and ``"untied W (output)"``, each an array
+            ``(n_seeds, 2)`` of (within a class, between classes).
+        """
+        V = self.corpus.vocab_size
+        ids = np.arange(1, V) if ids is None else check_ids(ids, V).reshape(-1)
+        classes = self.corpus.classes
+        mats = {
+            "tied E": [r.params["E"] for r in self._runs("tied")],
+            "untied E (input)": [r.params["E"] for r in self._runs("untied")],
+            "untied W (output)": [r.params["W"] for r in self._runs("untied")],
+        }
+        return {title: np.array([class_cosine(M, classes, ids) for M in Ms]) for title, Ms in mats.items()}
 
     def _runs(self, name: str) -> list[TrainResult]:
         if name not in self.runs:
@@ -688,6 +987,8 @@ def class_cosine(E: Any, classes: Any, ids: Any = None) -> tuple[float, float]:
     if classes.shape != (E.shape[0],):
         raise ValueError(f"classes must have shape ({E.shape[0]},), one label per row of E, got {classes.shape}")
     ids = np.arange(E.shape[0]) if ids is None else check_ids(ids, E.shape[0]).reshape(-1)
+    if len(np.unique(ids)) != len(ids):
+        raise ValueError("ids must not repeat a token (a repeated row would count as a pair with itself)")
     rows = E[ids] / np.maximum(np.linalg.norm(E[ids], axis=1, keepdims=True), 1e-12)
     cos = rows @ rows.T  # (n, n)
     same = classes[ids][:, None] == classes[ids][None, :]

@@ -12,9 +12,11 @@ from typing import Any
 
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
 from .plots import BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, new_figure, style
-from .train import CompareResult, geometry_track
+from .sweep import CONFIGS, Sweep
+from .train import CompareResult, geometry_track, pca_2d
 from .widgets import Control, Explorer
 
 #: One colour per configuration of :func:`~embedlab.train.compare`.
@@ -41,6 +43,8 @@ CLASS_STYLE = {
 def _ax(ax: Axes | None, figsize: tuple[float, float] = (6.0, 3.2)) -> Axes:
     if ax is None:
         _, ax = new_figure(figsize)
+    elif not isinstance(ax, Axes):
+        raise TypeError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}")
     return ax
 
 
@@ -57,7 +61,8 @@ def loss_curves(
     which: str = "valid",
     names: Sequence[str] | None = None,
     zoom: float | None = 0.6,
-) -> dict[str, dict[str, Any]]:
+    legend: bool = True,
+) -> dict[str, Any]:
     """Loss at each checkpoint, mean over seeds with a band of ± one standard deviation, per configuration.
 
     Parameters
@@ -68,17 +73,29 @@ def loss_curves(
     names : sequence of str, optional
         Configurations to draw; default all.
     zoom : float or None, default 0.6
-        Show only losses up to ``zoom`` nats above the lowest mean, where the curves part;
-        None shows the whole descent from the initial loss.
+        Show only losses up to ``zoom`` nats above the lowest mean, where the curves part, and
+        say on the axes where it is cut and where step 0 lies; None shows the whole descent.
+    legend : bool, default True
 
     Returns
     -------
     dict
-        For each configuration, ``line`` (Line2D) and ``band`` (the PolyCollection of the spread).
+        For each configuration, ``line`` (Line2D) and ``band`` (the PolyCollection of the spread);
+        ``cut``, the note on a cut axis, when there is one.
     """
     res = _check_result(res)
+    if which not in ("valid", "train"):
+        raise ValueError(f"which must be 'valid' or 'train', got {which!r}")
+    if names is None:
+        names = list(res.configs)
+    elif isinstance(names, str) or not all(isinstance(n, str) and n in res.configs for n in names) or not names:
+        raise ValueError(f"names must be a non-empty list of {list(res.configs)}, got {names!r}")
+    names = list(names)
+    if zoom is not None and (isinstance(zoom, bool) or not isinstance(zoom, (int, float)) or not 0 < zoom < np.inf):
+        raise ValueError(f"zoom must be a positive number of nats or None, got {zoom!r}")
+    if not isinstance(legend, bool):
+        raise TypeError(f"legend must be a bool, got {type(legend).__name__}")
     ax = _ax(ax)
-    names = list(res.configs) if names is None else list(names)
     out = {}
     lowest = np.inf
     with style():
@@ -93,12 +110,18 @@ def loss_curves(
             band = ax.fill_between(steps, mean - std, mean + std, color=color, alpha=0.2, linewidth=0)
             out[name] = {"line": line, "band": band}
             lowest = min(lowest, float(mean.min()))
-        if zoom is not None:
+        start = max(float(res.curves(n, which)[:, 0].mean()) for n in names)
+        if zoom is not None and lowest + zoom < start:
             ax.set_ylim(lowest - 0.1 * zoom, lowest + zoom)
+            out["cut"] = ax.annotate(
+                f"axis cut at {lowest + zoom:.2f} nats: at step 0 the loss is {start:.2f}",
+                (0.01, 0.98), xycoords="axes fraction", ha="left", va="top", fontsize=10,
+            )  # fmt: skip
         ax.set_xlabel("training step")
         ax.set_ylabel("cross-entropy (nats)")
         ax.set_title(f"{'Validation' if which == 'valid' else 'Training'} loss, mean ± std over {len(res.seeds)} seeds")
-        ax.legend(loc="upper right")
+        if legend:
+            ax.legend(loc="upper right", fontsize=10)
     return out
 
 
@@ -260,3 +283,215 @@ def training_explorer(res: CompareResult, name: str = "tied", seed_index: int = 
 
     control = Control("step", "training step", steps, value=steps[-1])
     return Explorer("Training, checkpoint by checkpoint", [control], setup, figsize=(11.0, 4.2), ncols=2)
+
+
+# -- the sweep (embedlab.sweep) and geometry over seeds -------------------------------------------
+
+
+#: How the gap plot and the sweep explorer name the two comparisons.
+AGAINST = {"untied": "same width", "untied, same params": "same parameter count"}
+
+
+def _check_sweep(sweep: Any) -> Sweep:
+    if not isinstance(sweep, Sweep):
+        raise TypeError(f"sweep must be an embedlab.sweep.Sweep (see load_results), got {type(sweep).__name__}")
+    return sweep
+
+
+def gap_plot(sweep: Sweep, axes: Any = None) -> dict[tuple[str, bool, int], Any]:
+    """Test loss of tied minus untied, with its 95 % interval, over data size, one line per width.
+
+    Four panels: rows compare with the untied model at the same width and at the same parameter
+    count; columns are with and without the hidden layer. Below the dashed zero line tying is better.
+
+    Parameters
+    ----------
+    sweep : Sweep
+    axes : array of 2 x 2 matplotlib Axes, optional
+
+    Returns
+    -------
+    dict
+        The ``ErrorbarContainer`` of each ``(other, hidden, d)``; its line's y data are the mean
+        gaps over the data sizes.
+    """
+    sweep = _check_sweep(sweep)
+    spec = sweep.spec
+    if axes is None:
+        _, axes = new_figure((6.4, 5.6), ncols=len(spec.hidden), nrows=2)
+    axes = np.asarray(axes, dtype=object)
+    if axes.size != 2 * len(spec.hidden) or not all(isinstance(a, Axes) for a in axes.flat):
+        raise ValueError(f"axes must be 2 x {len(spec.hidden)} matplotlib Axes, got {axes.size} items")
+    axes = axes.reshape(2, len(spec.hidden))
+    widths = spec.widths
+    palette = (ORANGE, BLUE, GREEN, PURPLE, VERMILLION, SKY, BLACK)
+    colors = {d: palette[i % len(palette)] for i, d in enumerate(widths)}
+    x = np.arange(len(spec.data_sizes))
+    out = {}
+    with style():
+        for row, other in enumerate(CONFIGS[1:]):
+            for col, hidden in enumerate(spec.hidden):
+                ax = axes[row, col]
+                ax.axhline(0.0, color=GREY, linestyle="--", linewidth=1)
+                for j, d in enumerate(widths):
+                    gaps = [sweep.gap(n, d, hidden, other) for n in spec.data_sizes]
+                    mean = np.array([g["mean"] for g in gaps])
+                    err = np.array([[g["mean"] - g["low"] for g in gaps], [g["high"] - g["mean"] for g in gaps]])
+                    offset = (j - (len(widths) - 1) / 2) * 0.12
+                    out[(other, hidden, d)] = ax.errorbar(
+                        x + offset, mean, yerr=err, color=colors[d], marker="o", markersize=4, capsize=3,
+                        label=f"d = {d}",
+                    )  # fmt: skip
+                ax.set_xticks(x, [f"{n:,}" for n in spec.data_sizes])
+                ax.set_title(f"{AGAINST[other]}, hidden layer {'on' if hidden else 'off'}", fontsize=11)
+                if row == 1:
+                    ax.set_xlabel("training sentences")
+                if col == 0:
+                    ax.set_ylabel("tied − untied (nats)")
+        axes[0, 0].legend(loc="lower left", fontsize=9)
+    return out
+
+
+def geometry_summary(res: CompareResult, ax: Axes | None = None) -> dict[str, Any]:
+    """Within-class minus between-class cosine of each matrix, one dot per seed: all rows and rows read.
+
+    Returns
+    -------
+    dict
+        ``values``: ``{(subset, matrix): (n_seeds,) gaps}``; ``dots``: the PathCollection of each.
+    """
+    res = _check_result(res)
+    ax = _ax(ax, (6.4, 3.4))
+    corpus = res.corpus
+    subsets = {
+        "all rows": np.arange(1, corpus.vocab_size),
+        "rows read in training": np.setdiff1d(np.arange(1, corpus.vocab_size), corpus.never_read()),
+    }
+    colors = {"tied E": BLUE, "untied E (input)": VERMILLION, "untied W (output)": GREEN}
+    out: dict[str, Any] = {"values": {}, "dots": {}}
+    with style():
+        for i, (subset, ids) in enumerate(subsets.items()):
+            geo = res.geometry(ids)
+            for j, (title, stats) in enumerate(geo.items()):
+                gap = stats[:, 0] - stats[:, 1]
+                xs = np.full(len(gap), i * 4 + j, dtype=float)
+                label = title if i == 0 else None
+                out["dots"][(subset, title)] = ax.scatter(xs, gap, color=colors[title], s=22, label=label, zorder=3)
+                ax.hlines(gap.mean(), xs[0] - 0.3, xs[0] + 0.3, color=colors[title], linewidth=2)
+                out["values"][(subset, title)] = gap
+        ax.set_xticks([1, 5], list(subsets))
+        ax.set_ylabel("cosine within − between classes")
+        ax.set_ylim(bottom=min(0.0, ax.get_ylim()[0]))
+        ax.set_title(f"Class structure of each matrix, {len(res.seeds)} seeds (bar: mean)")
+        ax.legend(loc="upper left", fontsize=9)
+    return out
+
+
+def geometry_panels(res: CompareResult, seed_index: int = 0, fig: Any = None) -> dict[str, Any]:
+    """The three matrices of one seed on their principal planes, side by side, with one class legend.
+
+    Returns
+    -------
+    dict
+        For each matrix, the artists of :func:`geometry_scatter`; ``legend``, the figure's legend.
+    """
+    res = _check_result(res)
+    if isinstance(seed_index, bool) or not isinstance(seed_index, (int, np.integer)):
+        raise TypeError(f"seed_index must be an int, got {type(seed_index).__name__}")
+    if not 0 <= seed_index < len(res.seeds):
+        raise ValueError(f"seed_index must be in [0, {len(res.seeds)}), got {seed_index}")
+    if fig is None:
+        fig, _ = new_figure((6.4, 3.6), ncols=3)
+    elif not isinstance(fig, Figure) or len(fig.axes) != 3:
+        raise ValueError(f"fig must be a matplotlib Figure with 3 axes or None, got {type(fig).__name__}")
+    tied, untied = res.runs["tied"][seed_index], res.runs["untied"][seed_index]
+    mats = {
+        "tied E": tied.params["E"],
+        "untied E\n(input)": untied.params["E"],
+        "untied W\n(output)": untied.params["W"],
+    }
+    out: dict[str, Any] = {}
+    with style():
+        for ax, (title, M) in zip(fig.axes, mats.items(), strict=True):
+            out[title] = geometry_scatter(pca_2d(M)[0], res.corpus.classes, ax, title=title)
+            ax.set_xlabel("axis 1")
+            ax.set_ylabel("axis 2" if ax is fig.axes[0] else "")
+        handles = list(out["tied E"].values())
+        out["legend"] = fig.legend(handles=handles, loc="outside lower center", ncols=6, fontsize=9)
+    return out
+
+
+def sweep_explorer(sweep: Sweep) -> Explorer:
+    """Sliders over the sweep (training sentences, width, hidden layer): curves from step 0 and test losses.
+
+    Left: the mean validation loss of each configuration's reported runs, from step 0, with each
+    run's best checkpoint as a dot. Right: each configuration's test loss with its 95 % interval.
+    """
+    sweep = _check_sweep(sweep)
+    spec = sweep.spec
+    cells = {c: None for c in sweep.cells()}
+    data = {}
+    for n, d, h in cells:
+        curves = {cfg: sweep.mean_curve(n, d, h, cfg) for cfg in CONFIGS}
+        best = {
+            cfg: np.array([[r["best_step"], r["best_valid"]] for r in sweep.chosen(n, d, h, cfg)]) for cfg in CONFIGS
+        }
+        tests = {cfg: sweep.test_loss(n, d, h, cfg) for cfg in CONFIGS}
+        data[(n, d, h)] = (curves, best, tests)
+    x_max = max(float(c[0][-1]) for curves, _, _ in data.values() for c in curves.values()) or 1.0
+    lows = [t[1] for _, _, tests in data.values() for t in tests.values()]
+    highs = [t[2] for _, _, tests in data.values() for t in tests.values()]
+    ymin, ymax = min(lows), max(highs)
+    if ymax - ymin < 1e-6:  # every test loss alike: give the axis some height
+        ymin, ymax = ymin - 0.5, ymax + 0.5
+    curve_lo = min(float(c[1].min()) for curves, _, _ in data.values() for c in curves.values())
+    curve_hi = max(float(c[1].max()) for curves, _, _ in data.values() for c in curves.values())
+    curve_pad = max(0.05 * (curve_hi - curve_lo), 0.05)
+
+    def setup(fig: Any, axes: Any) -> Any:
+        curve_ax, test_ax = axes
+        lines, dots, bars = {}, {}, {}
+        for i, cfg in enumerate(CONFIGS):
+            color = CONFIG_COLORS[cfg]
+            (lines[cfg],) = curve_ax.plot([], [], color=color, label=cfg)
+            dots[cfg] = curve_ax.scatter([], [], color=color, s=14, zorder=3)
+            (bars[cfg],) = test_ax.plot([i, i], [0, 0], color=color, linewidth=3)
+            test_ax.plot([], [], color=color)  # keeps the colour cycle out of the way
+        marks = test_ax.scatter([0, 1, 2], [0, 0, 0], color=[CONFIG_COLORS[c] for c in CONFIGS], s=30, zorder=3)
+        curve_ax.set_xlim(0, x_max)
+        curve_ax.set_ylim(curve_lo - curve_pad, curve_hi + curve_pad)
+        curve_ax.set_xlabel("training step")
+        curve_ax.set_ylabel("validation loss (nats)")
+        curve_ax.legend(loc="upper right", fontsize=9)
+        test_ax.set_xlim(-0.6, 2.6)
+        pad = 0.05 * (ymax - ymin)
+        test_ax.set_ylim(ymin - pad, ymax + pad)
+        test_ax.set_xticks([0, 1, 2], ["tied", "untied", "untied,\nsame params"])
+        test_ax.set_ylabel("test loss (nats)")
+        title = curve_ax.set_title("")
+        test_title = test_ax.set_title("")
+
+        def update(n_train: int, d: int, hidden: bool) -> str:
+            curves, best, tests = data[(n_train, d, hidden)]
+            for i, cfg in enumerate(CONFIGS):
+                lines[cfg].set_data(*curves[cfg])
+                dots[cfg].set_offsets(best[cfg])
+                bars[cfg].set_data([i, i], [tests[cfg][1], tests[cfg][2]])
+            marks.set_offsets(np.array([[i, tests[cfg][0]] for i, cfg in enumerate(CONFIGS)]))
+            title.set_text(f"{n_train:,} sentences, d = {d}, hidden {'on' if hidden else 'off'}")
+            test_title.set_text("Test loss, 95 % interval")
+            said = ", ".join(f"{cfg} {tests[cfg][0]:.3f} ({np.exp(tests[cfg][0]):.2f} perplexity)" for cfg in CONFIGS)
+            verdicts = "; ".join(f"{AGAINST[o]}: {sweep.verdict(n_train, d, hidden, o)}" for o in CONFIGS[1:])
+            return (
+                f"{n_train:,} training sentences, width {d}, {'with' if hidden else 'without'} the hidden layer. "
+                f"Test loss {said}. Tied against untied {verdicts}. Dots: each run's best validation checkpoint."
+            )
+
+        return update, [*lines.values(), *dots.values(), *bars.values(), marks, title, test_title]
+
+    controls = [
+        Control("n_train", "training sentences", spec.data_sizes, fmt="{:,}"),
+        Control("d", "width d", spec.widths, value=spec.widths[len(spec.widths) // 2]),
+        Control("hidden", "hidden layer", spec.hidden, fmt=lambda h: "on" if h else "off"),
+    ]
+    return Explorer("The sweep, cell by cell", controls, setup, figsize=(11.0, 4.2), ncols=2)

@@ -1,0 +1,586 @@
+"""Tied against untied as an experiment: a protocol, a sweep over data size and width, and intervals (notebook I).
+
+The protocol, for every cell of the sweep (a corpus draw, a training-set size, a width, the
+hidden layer on or off) and every configuration in it:
+
+* three splits (:func:`~embedlab.make_corpus`): training fits the weights; validation picks the
+  learning rate from :attr:`SweepSpec.lrs` and the stopping step (:func:`~embedlab.train.fit`);
+  test is what is reported, and plays no part in any choice;
+* the learning rate of a configuration is the one whose runs (one per seed) have the lowest mean
+  best validation loss, chosen separately for each corpus draw;
+* each run is reported at its own best validation checkpoint.
+
+The gap between tied and untied is paired: the tied run and the untied run with the same seed
+on the same corpus draw make one difference, and the interval is Student's t over those
+differences (:func:`t_interval`). The sweep is run by ``make experiments`` into a JSON file that
+records its settings and the library's version (:func:`load_results` reads it).
+
+Examples
+--------
+>>> spec = SweepSpec(data_sizes=(100,), widths=(4,), hidden=(True,), lrs=(0.02,), seeds=(0, 1), draws=(0,),
+...                  n_valid=50, n_test=50, max_steps=50, eval_every=25, patience=2)
+>>> len(spec.points()), spec.points()[0]
+(6, Point(draw=0, n_train=100, d=4, hidden=True, config='tied', lr=0.02, seed=0))
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import math
+import numbers
+import platform
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, fields
+from importlib import resources
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ._validation import check_flag, check_float_array, check_size, short_repr
+from .corpus import MAX_SENTENCES, Corpus, make_corpus
+from .train import MAX_STEPS, fit, matched_width
+
+#: The three configurations, in the order tables list them.
+CONFIGS = ("tied", "untied", "untied, same params")
+
+#: Most points (training runs) a sweep may hold.
+MAX_POINTS = 100_000
+
+#: Where ``make experiments`` writes the chapter's sweep, inside the package.
+RESULTS_FILE = "sweep.json"
+
+#: The largest probability and degrees of freedom :func:`t_quantile` answers (enough for a 99.98 %
+#: interval of up to a thousand and one values).
+P_MAX = 0.9999
+DF_MAX = 1000
+
+#: The largest results file :func:`load_results` reads (the chapter's is about 1 MiB).
+MAX_RESULTS_BYTES = 64 * 2**20
+
+#: Digits kept of each validation curve in the results file (the curves are drawn, never compared).
+CURVE_DIGITS = 4
+
+
+class Point(NamedTuple):
+    """One training run of the sweep."""
+
+    draw: int  # corpus seed
+    n_train: int  # training sentences
+    d: int  # width of the tied model (and of the untied model at the same width)
+    hidden: bool
+    config: str  # one of CONFIGS
+    lr: float
+    seed: int  # initialisation and batch order
+
+
+def _items(values: Any, name: str, what: str) -> Iterable[Any]:
+    """Iterate ``values`` lazily (a huge range is refused by its length, not listed), or refuse it by name."""
+    if isinstance(values, (str, bytes, dict)) or not isinstance(values, Iterable):
+        raise TypeError(f"{name} must be a sequence of {what}, got {short_repr(values)}")
+    if isinstance(values, np.ndarray) and values.ndim != 1:
+        raise TypeError(f"{name} must be a sequence of {what}, got an array of shape {values.shape}")
+    try:
+        return iter(values)
+    except TypeError:
+        raise TypeError(f"{name} must be a sequence of {what}, got {short_repr(values)}") from None
+
+
+def _int_grid(values: Any, name: str, *, positive: bool = True, most: int | None = None) -> tuple[int, ...]:
+    out = []
+    for v in _items(values, name, "ints"):
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+            raise TypeError(f"{name} must hold ints, got {short_repr(v)}")
+        if v < (1 if positive else 0):
+            raise ValueError(f"{name} must hold {'positive' if positive else 'non-negative'} ints, got {v}")
+        if most is not None and v > most:
+            raise ValueError(f"{name} must hold ints of at most {most:,}, got {v:,}")
+        out.append(int(v))
+        if len(out) > MAX_POINTS:
+            raise ValueError(f"{name} must hold at most {MAX_POINTS:,} values")
+    if not out:
+        raise ValueError(f"{name} must hold at least one value, got an empty sequence")
+    if len(set(out)) != len(out):
+        raise ValueError(f"{name} must not repeat a value, got {short_repr(tuple(out))}")
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    """The grid and the training settings of a sweep; the defaults are the chapter's.
+
+    Parameters
+    ----------
+    data_sizes : tuple of int, default (500, 1500, 5000)
+        Training sentences per corpus (500 is notebook I's corpus; the largest is ten times it).
+    widths : tuple of int, default (8, 16, 32)
+        Width ``d`` of the tied model; the untied models are built from it (:func:`model_of`).
+    hidden : tuple of bool, default (True, False)
+        With and without the hidden layer.
+    lrs : tuple of float, default (0.0025, 0.005, 0.01, 0.02)
+        Adam's learning rates to choose from, on validation.
+    seeds : tuple of int, default (0, 1, 2, 3, 4)
+        Initialisation and batch order of each run.
+    draws : tuple of int, default (0, 1)
+        Corpus seeds: each draw is a different sample of training, validation and test sentences.
+    n_valid, n_test : int, default 400
+        Sentences of the validation and test splits.
+    k, batch_size, max_steps, eval_every, patience : int
+        As in :func:`~embedlab.train.fit`.
+    """
+
+    data_sizes: tuple[int, ...] = (500, 1500, 5000)
+    widths: tuple[int, ...] = (8, 16, 32)
+    hidden: tuple[bool, ...] = (True, False)
+    lrs: tuple[float, ...] = (0.0025, 0.005, 0.01, 0.02)
+    seeds: tuple[int, ...] = (0, 1, 2, 3, 4)
+    draws: tuple[int, ...] = (0, 1)
+    n_valid: int = 400
+    n_test: int = 400
+    k: int = 3
+    batch_size: int = 128
+    max_steps: int = 6000
+    eval_every: int = 25
+    patience: int = 10
+
+    def __post_init__(self) -> None:
+        set_ = functools.partial(object.__setattr__, self)
+        set_("data_sizes", _int_grid(self.data_sizes, "data_sizes", most=MAX_SENTENCES))
+        set_("widths", _int_grid(self.widths, "widths", most=4096))
+        set_("seeds", _int_grid(self.seeds, "seeds", positive=False))
+        set_("draws", _int_grid(self.draws, "draws", positive=False))
+        hidden = tuple(check_flag(h, "hidden") for h in itertools.islice(_items(self.hidden, "hidden", "bools"), 3))
+        if not hidden or len(set(hidden)) != len(hidden):
+            raise ValueError(f"hidden must hold True, False or both, once each, got {short_repr(hidden)}")
+        set_("hidden", hidden)
+        lrs = []
+        for lr in _items(self.lrs, "lrs", "positive numbers"):
+            if isinstance(lr, bool) or not isinstance(lr, numbers.Real):
+                raise TypeError(f"lrs must hold positive numbers, got {short_repr(lr)}")
+            if not 0 < lr <= 1e6:
+                raise ValueError(f"lrs must hold positive finite numbers of at most 1e6, got {short_repr(lr)}")
+            lrs.append(float(lr))
+            if len(lrs) > MAX_POINTS:
+                raise ValueError(f"lrs must hold at most {MAX_POINTS:,} values")
+        if not lrs or len(set(lrs)) != len(lrs):
+            raise ValueError(f"lrs must hold at least one value and repeat none, got {short_repr(tuple(lrs))}")
+        set_("lrs", tuple(lrs))
+        for name in ("n_valid", "n_test"):
+            n = check_size(getattr(self, name), name)
+            if n > MAX_SENTENCES:
+                raise ValueError(f"{name} must be at most {MAX_SENTENCES:,}, got {n:,}")
+            set_(name, n)
+        for name in ("k", "batch_size", "eval_every", "patience"):
+            set_(name, check_size(getattr(self, name), name))
+        set_("max_steps", check_size(self.max_steps, "max_steps"))
+        if self.max_steps > MAX_STEPS:
+            raise ValueError(f"max_steps must be at most {MAX_STEPS:,}, got {self.max_steps:,}")
+        if self.eval_every > self.max_steps:
+            raise ValueError(f"eval_every must be at most max_steps ({self.max_steps}), got {self.eval_every}")
+        if len(self.seeds) * len(self.draws) < 2:
+            raise ValueError("seeds and draws must make at least 2 runs per configuration (an interval needs 2)")
+        n = len(CONFIGS) * math.prod(
+            len(g) for g in (self.data_sizes, self.widths, self.hidden, self.lrs, self.seeds, self.draws)
+        )
+        if n > MAX_POINTS:
+            raise ValueError(f"the sweep must hold at most {MAX_POINTS:,} points (runs), these grids make {n:,}")
+
+    def points(self) -> list[Point]:
+        """Every run of the sweep, in a fixed order (draw, data size, width, hidden, configuration, lr, seed)."""
+        return [
+            Point(*p)
+            for p in itertools.product(
+                self.draws, self.data_sizes, self.widths, self.hidden, CONFIGS, self.lrs, self.seeds
+            )
+        ]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> SweepSpec:
+        if not isinstance(data, dict):
+            raise TypeError(f"data must be a dict of SweepSpec fields, got {type(data).__name__}")
+        unknown = sorted(map(str, set(data) - {f.name for f in fields(cls)}))
+        if unknown:
+            raise ValueError(f"data has keys SweepSpec does not know: {unknown}")
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
+
+
+def model_of(config: str, vocab_size: int, d: int, hidden: bool) -> tuple[bool, int]:
+    """``(tied, width)`` of a configuration built from the tied model's width ``d``.
+
+    Examples
+    --------
+    >>> [model_of(c, 127, 16, True) for c in CONFIGS]
+    [(True, 16), (False, 16), (False, 9)]
+    """
+    if not isinstance(config, str) or config not in CONFIGS:
+        raise ValueError(f"config must be one of {CONFIGS}, got {short_repr(config)}")
+    vocab_size, d, hidden = check_size(vocab_size, "vocab_size"), check_size(d, "d"), check_flag(hidden, "hidden")
+    if d > 4096:
+        raise ValueError(f"d must be at most 4,096, got {d:,}")
+    if config == "tied":
+        return True, d
+    if config == "untied":
+        return False, d
+    return False, matched_width(vocab_size, d, hidden=hidden)
+
+
+@functools.lru_cache(maxsize=8)
+def _corpus(draw: int, n_train: int, n_valid: int, n_test: int) -> Corpus:
+    return make_corpus(draw, n_train=n_train, n_valid=n_valid, n_test=n_test)
+
+
+def run_point(point: Any, spec: SweepSpec | None = None) -> dict[str, Any]:
+    """Train one point of the sweep with early stopping and return its record (JSON-ready).
+
+    Parameters
+    ----------
+    point : Point
+        One of ``spec.points()``.
+    spec : SweepSpec, optional
+        Default ``SweepSpec()``, the chapter's.
+
+    Returns
+    -------
+    dict
+        The point's fields, the model's ``width`` and ``n_params``, and from
+        :func:`~embedlab.train.fit`: ``best_step``, ``best_valid``, ``best_test``, ``best_train``,
+        ``stopped_step``, ``capped`` and ``valid_curve`` (every ``spec.eval_every`` steps from
+        step 0, rounded to :data:`CURVE_DIGITS` digits), and ``seconds``.
+    """
+    spec = SweepSpec() if spec is None else spec
+    if not isinstance(spec, SweepSpec):
+        raise TypeError(f"spec must be a SweepSpec, got {type(spec).__name__}")
+    if not isinstance(point, tuple) or len(point) != len(Point._fields):
+        raise TypeError(f"point must be a Point of {Point._fields}, got {short_repr(point)}")
+    point = Point(*point)
+    kinds = (numbers.Integral, numbers.Integral, numbers.Integral, bool, str, numbers.Real, numbers.Integral)
+    for name, value, kind in zip(Point._fields, point, kinds, strict=True):
+        if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+            raise TypeError(f"point must be a Point of plain values; its {name} is {short_repr(value)}")
+    if point not in set(spec.points()):
+        raise ValueError(f"point must be one of spec.points(), got {short_repr(point)}")
+    corpus = _corpus(point.draw, point.n_train, spec.n_valid, spec.n_test)
+    tied, width = model_of(point.config, corpus.vocab_size, point.d, point.hidden)
+    r = fit(
+        corpus, tied=tied, d=width, hidden=point.hidden, k=spec.k, lr=point.lr, seed=point.seed,
+        batch_size=spec.batch_size, max_steps=spec.max_steps, eval_every=spec.eval_every, patience=spec.patience,
+    )  # fmt: skip
+    return {
+        **point._asdict(),
+        "width": width,
+        "n_params": r.n_params,
+        "best_step": r.best_step,
+        "best_valid": r.best_valid,
+        "best_test": r.best_test,
+        "best_train": r.best_train,
+        "stopped_step": r.stopped_step,
+        "capped": r.capped,
+        "valid_curve": [round(float(v), CURVE_DIGITS) for v in r.valid_curve],
+        "seconds": round(r.seconds, 3),
+    }
+
+
+# -- reading a sweep ---------------------------------------------------------------------------
+
+
+def t_quantile(p: float, df: int) -> float:
+    """The ``p`` quantile of Student's t distribution with ``df`` degrees of freedom.
+
+    Computed from the density by Simpson's rule and bisection (no SciPy), for ``p`` in
+    ``(0.5, P_MAX]`` and ``df`` up to ``DF_MAX``: accurate to about ``1e-9`` relative there.
+
+    Examples
+    --------
+    >>> round(t_quantile(0.975, 9), 4)  # the 95 % interval of a mean of 10 values
+    2.2622
+    >>> round(t_quantile(0.975, 1), 4)  # Cauchy: tan(0.475 pi)
+    12.7062
+    """
+    if isinstance(p, bool) or not isinstance(p, numbers.Real):
+        raise TypeError(f"p must be a real number in (0.5, {P_MAX}], got {short_repr(p)}")
+    if not 0.5 < p <= P_MAX:
+        raise ValueError(f"p must be in (0.5, {P_MAX}], got {short_repr(p)}")
+    df = check_size(df, "df")
+    if df > DF_MAX:
+        raise ValueError(f"df must be at most {DF_MAX:,}, got {short_repr(df)}")
+    p = float(p)
+    # With t = sqrt(df) tan(theta) the density becomes a smooth cos(theta) ** (df - 1) on a bounded
+    # interval, which Simpson's rule integrates accurately even far in the tail. The integral is
+    # compared with p - 0.5, not 0.5 + integral with p, so quantiles near the median keep their digits.
+    log_c = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(math.pi)
+    target = p - 0.5
+
+    def mass(x: float) -> float:  # P(0 <= T <= x)
+        theta = np.linspace(0.0, math.atan(x / math.sqrt(df)), 2001)
+        f = np.exp(log_c + (df - 1) * np.log(np.cos(theta)))
+        return float((f[0] + f[-1] + 4 * f[1:-1:2].sum() + 2 * f[2:-1:2].sum()) * (theta[1] - theta[0]) / 3)
+
+    lo, hi = 0.0, 1.0
+    for _ in range(40):  # the 0.9999 quantile of one degree of freedom is 3,183: 12 doublings reach it
+        if mass(hi) >= target:
+            break
+        lo, hi = hi, 2 * hi
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if mass(mid) < target else (lo, mid)
+    return (lo + hi) / 2
+
+
+def t_interval(values: Any, level: float = 0.95) -> tuple[float, float, float]:
+    """Mean of ``values`` and Student's t interval for it: ``(mean, low, high)``.
+
+    The interval assumes the values are independent draws from one distribution; it covers the
+    mean of that distribution with probability ``level``.
+
+    Examples
+    --------
+    >>> m, lo, hi = t_interval([1.0, 2.0, 3.0])
+    >>> round(m, 3), round(lo, 3), round(hi, 3)
+    (2.0, -0.484, 4.484)
+    """
+    x = check_float_array(values, "values")
+    if x.ndim != 1 or len(x) < 2:
+        raise ValueError(f"values must be 1-D with at least 2 values, got shape {x.shape}")
+    if not np.all(np.isfinite(x)) or np.abs(x).max() > np.finfo(np.float64).max / len(x):
+        raise ValueError("values must be finite, and small enough that their sum fits a float64")
+    x = x.astype(np.float64)
+    if isinstance(level, bool) or not isinstance(level, numbers.Real):
+        raise TypeError(f"level must be a real number in [0.01, {2 * P_MAX - 1:.4f}], got {short_repr(level)}")
+    if not 0.01 <= level <= 2 * P_MAX - 1:
+        raise ValueError(f"level must be in [0.01, {2 * P_MAX - 1:.4f}], got {short_repr(level)}")
+    if len(x) - 1 > DF_MAX:
+        raise ValueError(f"values must hold at most {DF_MAX + 1:,} values, got {len(x):,}")
+    mean = float(x.mean())
+    half = t_quantile(0.5 + level / 2, len(x) - 1) * float(x.std(ddof=1)) / math.sqrt(len(x))
+    return mean, mean - half, mean + half
+
+
+#: What every record of a sweep holds (the point's fields and what :func:`run_point` measures).
+RECORD_KEYS = (*Point._fields, "best_valid", "best_test", "best_step", "capped", "valid_curve")
+
+
+def _listed(value: Any, allowed: tuple[Any, ...]) -> bool:
+    """Whether ``value`` is a plain number (not a bool, not an array) equal to one of ``allowed``."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) and value in allowed
+
+
+def _finite(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+@dataclass
+class Sweep:
+    """The records of a sweep, with the protocol's choices and comparisons.
+
+    Attributes
+    ----------
+    spec : SweepSpec
+    records : list of dict
+        One per point, as :func:`run_point` returns them, in ``spec.points()`` order.
+    meta : dict
+        Versions and timing recorded by ``make experiments``.
+    """
+
+    spec: SweepSpec
+    records: list[dict[str, Any]]
+    meta: dict[str, Any]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.spec, SweepSpec):
+            raise TypeError(f"spec must be a SweepSpec, got {type(self.spec).__name__}")
+        if not isinstance(self.records, list) or not all(isinstance(r, dict) for r in self.records):
+            raise TypeError("records must be a list of dicts, one per point (see run_point)")
+        if not isinstance(self.meta, dict):
+            raise TypeError(f"meta must be a dict, got {type(self.meta).__name__}")
+        missing = [(i, key) for i, r in enumerate(self.records) for key in RECORD_KEYS if key not in r]
+        if missing:
+            raise ValueError(f"records must hold the keys of run_point; record {missing[0][0]} lacks {missing[0][1]!r}")
+        keys = [tuple(r[f] for f in Point._fields) for r in self.records]
+        expected = [tuple(p) for p in self.spec.points()]
+        if keys != expected:
+            raise ValueError("records must hold one record per point of spec, in spec.points() order")
+        for i, r in enumerate(self.records):
+            losses = [r[k] for k in ("best_valid", "best_test")]
+            curve = r["valid_curve"]
+            if not (all(_finite(v) for v in losses) and isinstance(curve, list) and curve and all(map(_finite, curve))):
+                raise ValueError(
+                    f"records must hold finite losses and a non-empty validation curve; record {i} does not"
+                )
+        self._index = {k: r for k, r in zip(keys, self.records, strict=True)}
+
+    def _check_cell(self, n_train: Any, d: Any, hidden: Any) -> None:
+        if not _listed(n_train, self.spec.data_sizes):
+            raise ValueError(f"n_train must be one of {self.spec.data_sizes}, got {short_repr(n_train)}")
+        if not _listed(d, self.spec.widths):
+            raise ValueError(f"d must be one of {self.spec.widths}, got {short_repr(d)}")
+        if not isinstance(hidden, bool) or hidden not in self.spec.hidden:
+            raise ValueError(f"hidden must be one of {self.spec.hidden}, got {short_repr(hidden)}")
+
+    def runs(self, draw: int, n_train: int, d: int, hidden: bool, config: str, lr: float) -> list[dict[str, Any]]:
+        """The records of one configuration at one learning rate, one per seed."""
+        self._check_cell(n_train, d, hidden)
+        if not isinstance(config, str) or config not in CONFIGS:
+            raise ValueError(f"config must be one of {CONFIGS}, got {short_repr(config)}")
+        if not _listed(draw, self.spec.draws):
+            raise ValueError(f"draw must be one of {self.spec.draws}, got {short_repr(draw)}")
+        if not _listed(lr, self.spec.lrs):
+            raise ValueError(f"lr must be one of {self.spec.lrs}, got {short_repr(lr)}")
+        return [self._index[(draw, n_train, d, hidden, config, lr, s)] for s in self.spec.seeds]
+
+    def chosen_lr(self, draw: int, n_train: int, d: int, hidden: bool, config: str) -> float:
+        """The learning rate with the lowest mean best validation loss over seeds (ties: the smaller)."""
+        means = [
+            np.mean([r["best_valid"] for r in self.runs(draw, n_train, d, hidden, config, lr)]) for lr in self.spec.lrs
+        ]
+        return sorted(zip(means, self.spec.lrs, strict=True))[0][1]
+
+    def chosen(self, n_train: int, d: int, hidden: bool, config: str) -> list[dict[str, Any]]:
+        """The reported runs of a configuration: each draw at its chosen lr, one per (draw, seed)."""
+        self._check_cell(n_train, d, hidden)
+        if config not in CONFIGS:
+            raise ValueError(f"config must be one of {CONFIGS}, got {short_repr(config)}")
+        return [
+            r
+            for draw in self.spec.draws
+            for r in self.runs(draw, n_train, d, hidden, config, self.chosen_lr(draw, n_train, d, hidden, config))
+        ]
+
+    def test_loss(self, n_train: int, d: int, hidden: bool, config: str) -> tuple[float, float, float]:
+        """Mean test loss (nats) of the reported runs, with its 95 % t interval."""
+        return t_interval([r["best_test"] for r in self.chosen(n_train, d, hidden, config)])
+
+    def gap(self, n_train: int, d: int, hidden: bool, other: str = "untied") -> dict[str, Any]:
+        """Test loss of tied minus ``other``, paired by (draw, seed): negative means tying is better.
+
+        Returns
+        -------
+        dict
+            ``mean``, ``low``, ``high`` (95 % t interval over the paired differences), ``per_draw``
+            (the mean difference in each corpus draw) and ``values``.
+        """
+        if other not in CONFIGS[1:]:
+            raise ValueError(f"other must be one of {CONFIGS[1:]}, got {short_repr(other)}")
+        tied = self.chosen(n_train, d, hidden, "tied")
+        them = self.chosen(n_train, d, hidden, other)
+        values = np.array([a["best_test"] - b["best_test"] for a, b in zip(tied, them, strict=True)])
+        mean, low, high = t_interval(values)
+        per_draw = values.reshape(len(self.spec.draws), len(self.spec.seeds)).mean(axis=1)
+        return {"mean": mean, "low": low, "high": high, "per_draw": per_draw.tolist(), "values": values}
+
+    def verdict(self, n_train: int, d: int, hidden: bool, other: str = "untied") -> str:
+        """``"tied better"``, ``"untied better"`` or ``"level"``: whether the gap's interval excludes 0."""
+        g = self.gap(n_train, d, hidden, other)
+        return "tied better" if g["high"] < 0 else "untied better" if g["low"] > 0 else "level"
+
+    def mean_curve(self, n_train: int, d: int, hidden: bool, config: str) -> tuple[np.ndarray, np.ndarray]:
+        """Validation loss of the reported runs from step 0: ``(steps, mean)``.
+
+        Runs stop at different steps; each step's mean is over the runs still training, and the
+        curve ends where fewer than half of them are.
+        """
+        curves = [np.asarray(r["valid_curve"]) for r in self.chosen(n_train, d, hidden, config)]
+        length = sorted((len(c) for c in curves), reverse=True)[(len(curves) - 1) // 2]
+        mean = np.array([np.mean([c[i] for c in curves if len(c) > i]) for i in range(length)])
+        return np.arange(length) * self.spec.eval_every, mean
+
+    def cells(self) -> list[tuple[int, int, bool]]:
+        """Every (n_train, d, hidden) of the sweep, hidden layer first, then by width and data size."""
+        return [(n, d, h) for h in self.spec.hidden for d in self.spec.widths for n in self.spec.data_sizes]
+
+    def capped(self) -> int:
+        """How many reported runs reached ``max_steps`` still improving (0 means early stopping always decided)."""
+        return sum(r["capped"] for c in self.cells() for cfg in CONFIGS for r in self.chosen(*c, cfg))
+
+    def save(self, path: Any) -> None:
+        """Write the sweep as JSON (floats round-trip exactly)."""
+        if not isinstance(path, (str, Path)):
+            raise TypeError(f"path must be a str or Path, got {type(path).__name__}")
+        data = {"spec": self.spec.to_dict(), "meta": self.meta, "records": self.records}
+        try:
+            text = json.dumps(data, indent=0, sort_keys=True, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"records and meta must hold plain JSON values only ({exc})") from None
+        try:
+            Path(path).write_text(text + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise ValueError(f"path {short_repr(str(path))} cannot be written: {exc.strerror}") from None
+
+
+def run_sweep(
+    spec: SweepSpec | None = None,
+    *,
+    map_fn: Callable[..., Iterable[dict[str, Any]]] = map,
+) -> Sweep:
+    """Run every point of ``spec`` (``map_fn`` may be a process pool's ``map``) and collect a :class:`Sweep`."""
+    from . import __version__
+
+    spec = SweepSpec() if spec is None else spec
+    if not isinstance(spec, SweepSpec):
+        raise TypeError(f"spec must be a SweepSpec, got {type(spec).__name__}")
+    if not callable(map_fn):
+        raise TypeError(f"map_fn must be callable like map(f, points), got {type(map_fn).__name__}")
+    points = spec.points()
+    records = list(map_fn(functools.partial(run_point, spec=spec), points))
+    meta = {
+        "embedlab": __version__,
+        "numpy": np.__version__,
+        "python": platform.python_version(),
+        "points": len(points),
+        "cpu_seconds": round(sum(r.get("seconds", 0.0) for r in records if isinstance(r, dict)), 1),
+    }
+    return Sweep(spec, records, meta)
+
+
+def load_results(path: Any = None) -> Sweep:
+    """Read a sweep written by :meth:`Sweep.save`; default the chapter's, shipped in the package."""
+    if path is None:
+        source: Any = resources.files("embedlab").joinpath("data", RESULTS_FILE)
+        name = f"embedlab's data/{RESULTS_FILE} (run `make experiments`)"
+    elif not isinstance(path, (str, Path)):
+        raise TypeError(f"path must be a str or Path, got {type(path).__name__}")
+    else:
+        source, name = Path(path), f"path {short_repr(str(path))}"
+    try:
+        is_file = source.is_file()
+        if is_file:
+            with source.open("rb") as f:
+                raw = f.read(MAX_RESULTS_BYTES + 1)
+    except OSError as exc:
+        raise ValueError(f"{name} cannot be read: {exc.strerror}") from None
+    if not is_file:
+        raise ValueError(f"{name} is not a file")
+    if len(raw) > MAX_RESULTS_BYTES:
+        raise ValueError(f"{name} is larger than {MAX_RESULTS_BYTES // 2**20} MiB: not a sweep file")
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise ValueError(f"{name} does not hold a sweep's JSON ({type(exc).__name__}: {str(exc)[:80]})") from None
+    if not isinstance(data, dict) or set(data) != {"spec", "meta", "records"}:
+        raise ValueError(f"{name} must hold a sweep written by Sweep.save (keys spec, meta, records)")
+    try:
+        return Sweep(SweepSpec.from_dict(data["spec"]), data["records"], data["meta"])
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} does not hold a valid sweep: {str(exc)[:200]}") from None
+
+
+def _refuse_constant(name: str) -> float:
+    raise ValueError(f"a sweep file holds no {name}")
+
+
+__all__ = [
+    "CONFIGS",
+    "Point",
+    "Sweep",
+    "SweepSpec",
+    "load_results",
+    "model_of",
+    "run_point",
+    "run_sweep",
+    "t_interval",
+    "t_quantile",
+]
