@@ -104,7 +104,7 @@ def test_gap_plot_draws_each_gap_and_its_interval():
         segments = bars.get_segments()  # one vertical segment per data size: the 95 % interval
         np.testing.assert_allclose([s[:, 1].min() for s in segments], [g["low"] for g in gaps])
         np.testing.assert_allclose([s[:, 1].max() for s in segments], [g["high"] for g in gaps])
-        assert line.axes.get_title().startswith(tp.AGAINST[other])
+        assert line.axes.get_title().startswith("same width" if other == "untied" else "same size")
 
 
 def test_geometry_summary_dots_are_each_seeds_class_gap():

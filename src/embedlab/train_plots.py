@@ -343,12 +343,13 @@ def gap_plot(sweep: Sweep, axes: Any = None) -> dict[tuple[str, bool, int], Any]
                         label=f"d = {d}",
                     )  # fmt: skip
                 ax.set_xticks(x, [f"{n:,}" for n in spec.data_sizes])
-                ax.set_title(f"{AGAINST[other]}, hidden layer {'on' if hidden else 'off'}", fontsize=11)
+                ax.set_title(f"same {'width' if other == 'untied' else 'size'}, layer {'on' if hidden else 'off'}")
                 if row == 1:
                     ax.set_xlabel("training sentences")
                 if col == 0:
-                    ax.set_ylabel("tied − untied (nats)")
-        axes[0, 0].legend(loc="lower left", fontsize=9)
+                    ax.set_ylabel("tied − untied (nats)\nbelow 0: tied better")
+        handles = [out[(CONFIGS[1], spec.hidden[0], d)] for d in widths]
+        axes[0, 0].figure.legend(handles=handles, loc="outside lower center", ncols=len(widths))
     return out
 
 
