@@ -130,7 +130,8 @@ def test_geometry_panels_have_one_class_legend_and_three_matrices():
 
 def test_sweep_explorer_shows_the_cell_it_names():
     ex = tp.sweep_explorer(SWEEP)
-    n, d, h = SWEEP.spec.data_sizes[-1], SWEEP.spec.widths[0], False
+    spec = SWEEP.spec
+    n, d, h = spec.data_sizes[-1], spec.widths[0], False
     text = ex.update(n_train=n, d=d, hidden=h)
     mean = SWEEP.test_loss(n, d, h, "untied")[0]
     assert f"{n:,} training sentences, width {d}, without the hidden layer" in text
@@ -139,5 +140,19 @@ def test_sweep_explorer_shows_the_cell_it_names():
     line = next(a for a in ex._dynamic if getattr(a, "get_label", lambda: "")() == "tied")
     np.testing.assert_allclose(line.get_xdata(), steps)
     np.testing.assert_allclose(line.get_ydata(), curve)
+    # Without the hidden layer the gaps lie far above the scale: drawn at its edge, labelled with the value.
+    gap_ax = ex.axes[1]
+    top = gap_ax.get_ylim()[1]
+    g = SWEEP.gap(n, d, h, "untied")
+    assert g["low"] > top
+    texts = [a for a in ex._dynamic if hasattr(a, "get_text") and a.axes is gap_ax]
+    assert texts[0].get_text() == f"off scale:\n{g['mean']:+.2f}"
+    # With it, the intervals are drawn where they are.
+    n, d, h = spec.data_sizes[0], spec.widths[-1], True
+    ex.update(n_train=n, d=d, hidden=h)
+    g = SWEEP.gap(n, d, h, "untied, same params")
+    bars = [a for a in ex._dynamic if isinstance(a, Line2D) and a.axes is gap_ax]
+    np.testing.assert_allclose(bars[1].get_ydata(), [g["low"], g["high"]])
+    assert texts[1].get_text() == ""
     with pytest.raises(TypeError, match="sweep must be"):
         tp.sweep_explorer(RES)

@@ -423,72 +423,87 @@ def geometry_panels(res: CompareResult, seed_index: int = 0, fig: Any = None) ->
 
 
 def sweep_explorer(sweep: Sweep) -> Explorer:
-    """Sliders over the sweep (training sentences, width, hidden layer): curves from step 0 and test losses.
+    """Sliders over the sweep (training sentences, width, hidden layer): curves from step 0 and the gaps.
 
-    Left: the mean validation loss of each configuration's reported runs, from step 0, with each
-    run's best checkpoint as a dot. Right: each configuration's test loss with its 95 % interval.
+    Left: the mean validation loss of each configuration's reported runs from step 0 (over the
+    runs still training at each step), with each run's best checkpoint as a dot. Right: the paired
+    test-loss gap, tied minus untied at the same width and at the same size, with its 95 %
+    interval, on one scale for every frame; a gap beyond that scale is drawn at its edge and
+    labelled with its value.
     """
     sweep = _check_sweep(sweep)
     spec = sweep.spec
-    cells = {c: None for c in sweep.cells()}
+    others = CONFIGS[1:]
     data = {}
-    for n, d, h in cells:
+    for n, d, h in sweep.cells():
         curves = {cfg: sweep.mean_curve(n, d, h, cfg) for cfg in CONFIGS}
         best = {
             cfg: np.array([[r["best_step"], r["best_valid"]] for r in sweep.chosen(n, d, h, cfg)]) for cfg in CONFIGS
         }
-        tests = {cfg: sweep.test_loss(n, d, h, cfg) for cfg in CONFIGS}
-        data[(n, d, h)] = (curves, best, tests)
-    x_max = max(float(c[0][-1]) for curves, _, _ in data.values() for c in curves.values()) or 1.0
-    lows = [t[1] for _, _, tests in data.values() for t in tests.values()]
-    highs = [t[2] for _, _, tests in data.values() for t in tests.values()]
-    ymin, ymax = min(lows), max(highs)
-    if ymax - ymin < 1e-6:  # every test loss alike: give the axis some height
-        ymin, ymax = ymin - 0.5, ymax + 0.5
-    curve_lo = min(float(c[1].min()) for curves, _, _ in data.values() for c in curves.values())
-    curve_hi = max(float(c[1].max()) for curves, _, _ in data.values() for c in curves.values())
+        gaps = {o: sweep.gap(n, d, h, o) for o in others}
+        tests = {cfg: sweep.test_loss(n, d, h, cfg)[0] for cfg in CONFIGS}
+        data[(n, d, h)] = (curves, best, gaps, tests)
+    x_max = max(float(c[0][-1]) for curves, *_ in data.values() for c in curves.values()) or 1.0
+    curve_lo = min(float(c[1].min()) for curves, *_ in data.values() for c in curves.values())
+    curve_hi = max(float(c[1].max()) for curves, *_ in data.values() for c in curves.values())
     curve_pad = max(0.05 * (curve_hi - curve_lo), 0.05)
+    # The gap scale: wide enough for every interval of the cells with the hidden layer (or of all
+    # cells, when there are none), always including 0; larger gaps are clamped and labelled.
+    scale_cells = [c for c in data if c[2]] or list(data)
+    ends = [v for c in scale_cells for g in data[c][2].values() for v in (g["low"], g["high"])] + [0.0]
+    pad = max(0.1 * (max(ends) - min(ends)), 0.005)
+    g_lo, g_hi = min(ends) - pad, max(ends) + pad
+
+    def clamp(v: float) -> float:
+        return min(max(v, g_lo), g_hi)
 
     def setup(fig: Any, axes: Any) -> Any:
-        curve_ax, test_ax = axes
-        lines, dots, bars = {}, {}, {}
-        for i, cfg in enumerate(CONFIGS):
+        curve_ax, gap_ax = axes
+        lines, dots = {}, {}
+        for cfg in CONFIGS:
             color = CONFIG_COLORS[cfg]
             (lines[cfg],) = curve_ax.plot([], [], color=color, label=cfg)
             dots[cfg] = curve_ax.scatter([], [], color=color, s=14, zorder=3)
-            (bars[cfg],) = test_ax.plot([i, i], [0, 0], color=color, linewidth=3)
-            test_ax.plot([], [], color=color)  # keeps the colour cycle out of the way
-        marks = test_ax.scatter([0, 1, 2], [0, 0, 0], color=[CONFIG_COLORS[c] for c in CONFIGS], s=30, zorder=3)
+        bars = [gap_ax.plot([i, i], [0, 0], color=CONFIG_COLORS[o], linewidth=3)[0] for i, o in enumerate(others)]
+        marks = gap_ax.scatter([0, 1], [0, 0], color=[CONFIG_COLORS[o] for o in others], s=36, zorder=3)
+        notes = [gap_ax.text(i, g_hi, "", ha="center", va="top", fontsize=10) for i in range(len(others))]
+        gap_ax.axhline(0.0, color=GREY, linestyle="--", linewidth=1)
         curve_ax.set_xlim(0, x_max)
         curve_ax.set_ylim(curve_lo - curve_pad, curve_hi + curve_pad)
         curve_ax.set_xlabel("training step")
         curve_ax.set_ylabel("validation loss (nats)")
-        curve_ax.legend(loc="upper right", fontsize=9)
-        test_ax.set_xlim(-0.6, 2.6)
-        pad = 0.05 * (ymax - ymin)
-        test_ax.set_ylim(ymin - pad, ymax + pad)
-        test_ax.set_xticks([0, 1, 2], ["tied", "untied", "untied,\nsame params"])
-        test_ax.set_ylabel("test loss (nats)")
+        curve_ax.legend(loc="upper right")
+        gap_ax.set_xlim(-0.6, len(others) - 0.4)
+        gap_ax.set_ylim(g_lo, g_hi)
+        gap_ax.set_xticks(range(len(others)), ["vs same width", "vs same size"])
+        gap_ax.set_ylabel("tied − untied (nats)\nbelow 0: tied better")
+        gap_ax.set_title("Gap, 95 % interval")
         title = curve_ax.set_title("")
-        test_title = test_ax.set_title("")
 
         def update(n_train: int, d: int, hidden: bool) -> str:
-            curves, best, tests = data[(n_train, d, hidden)]
-            for i, cfg in enumerate(CONFIGS):
+            curves, best, gaps, tests = data[(n_train, d, hidden)]
+            for cfg in CONFIGS:
                 lines[cfg].set_data(*curves[cfg])
                 dots[cfg].set_offsets(best[cfg])
-                bars[cfg].set_data([i, i], [tests[cfg][1], tests[cfg][2]])
-            marks.set_offsets(np.array([[i, tests[cfg][0]] for i, cfg in enumerate(CONFIGS)]))
-            title.set_text(f"{n_train:,} sentences, d = {d}, hidden {'on' if hidden else 'off'}")
-            test_title.set_text("Test loss, 95 % interval")
-            said = ", ".join(f"{cfg} {tests[cfg][0]:.3f} ({np.exp(tests[cfg][0]):.2f} perplexity)" for cfg in CONFIGS)
-            verdicts = "; ".join(f"{AGAINST[o]}: {sweep.verdict(n_train, d, hidden, o)}" for o in CONFIGS[1:])
+            for i, o in enumerate(others):
+                g = gaps[o]
+                bars[i].set_data([i, i], [clamp(g["low"]), clamp(g["high"])])
+                off = g["low"] > g_hi or g["high"] < g_lo
+                notes[i].set_text(f"off scale:\n{g['mean']:+.2f}" if off else "")
+            marks.set_offsets(np.array([[i, clamp(gaps[o]["mean"])] for i, o in enumerate(others)]))
+            title.set_text(f"{n_train:,} sentences, d = {d}, layer {'on' if hidden else 'off'}")
+            said = ", ".join(f"{cfg} {tests[cfg]:.3f} ({np.exp(tests[cfg]):.2f} perplexity)" for cfg in CONFIGS)
+            gap_text = "; ".join(
+                f"{AGAINST[o]}: {gaps[o]['mean']:+.3f} [{gaps[o]['low']:+.3f}, {gaps[o]['high']:+.3f}], "
+                f"{sweep.verdict(n_train, d, hidden, o)}"
+                for o in others
+            )
             return (
                 f"{n_train:,} training sentences, width {d}, {'with' if hidden else 'without'} the hidden layer. "
-                f"Test loss {said}. Tied against untied {verdicts}. Dots: each run's best validation checkpoint."
+                f"Test loss {said}. Tied minus untied at the {gap_text}. Dots: each run's best validation checkpoint."
             )
 
-        return update, [*lines.values(), *dots.values(), *bars.values(), marks, title, test_title]
+        return update, [*lines.values(), *dots.values(), *bars, marks, *notes, title]
 
     controls = [
         Control("n_train", "training sentences", spec.data_sizes, fmt="{:,}"),
