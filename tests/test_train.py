@@ -487,3 +487,23 @@ def test_sizes_are_checked_against_the_address_space_limit():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.startswith("refused:") and "d" in out.stdout, out.stderr[-500:]
+
+
+def test_class_cosine_is_scale_invariant_and_sized_before_allocating():
+    M = np.array([[1.0, 0.0], [1.0, 0.1], [0.0, 1.0], [0.1, 1.0]])
+    for scale in (1e-200, 1e-13, 1.0, 1e200):
+        assert class_cosine(M * scale, list("aabb")) == pytest.approx(class_cosine(M, list("aabb")), rel=1e-12)
+    with pytest.raises(TypeError, match="classes"):
+        class_cosine(np.eye(3), np.ma.array(["a", "a", "b"], mask=[0, 0, 1]))
+
+
+def test_fit_names_a_malformed_corpus_and_not_lr():
+    from embedlab.corpus import Corpus
+
+    bad = Corpus(SMALL.train, SMALL.valid, (np.array([0, 500]),), SMALL.vocab, SMALL.classes, 3)
+    with pytest.raises(ValueError, match="corpus's test split holds token ids outside"):
+        fit(bad, tied=True, d=4)
+
+
+def test_make_corpus_with_an_integer_zipf_exponent():
+    assert make_corpus(0, n_train=5, n_valid=5, n_test=5, zipf_exponent=100).vocab_size == 127

@@ -124,7 +124,7 @@ def _split(corpus: Corpus, split: str) -> tuple[np.ndarray, ...]:
 
 
 def _zipf(n: int, exponent: float) -> np.ndarray:
-    w = 1.0 / np.arange(1, n + 1) ** exponent
+    w = 1.0 / np.arange(1, n + 1, dtype=np.float64) ** float(exponent)
     return w / w.sum()
 
 

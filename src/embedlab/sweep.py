@@ -119,7 +119,7 @@ class SweepSpec:
         Width ``d`` of the tied model; the untied models are built from it (:func:`model_of`).
     hidden : tuple of bool, default (True, False)
         With and without the hidden layer.
-    lrs : tuple of float, default (0.0025, 0.005, 0.01, 0.02)
+    lrs : tuple of float, default (0.00125, 0.0025, 0.005, 0.01, 0.02)
         Adam's learning rates to choose from, on validation.
     seeds : tuple of int, default (0, 1, 2, 3, 4)
         Initialisation and batch order of each run.
@@ -134,14 +134,14 @@ class SweepSpec:
     data_sizes: tuple[int, ...] = (500, 1500, 5000)
     widths: tuple[int, ...] = (8, 16, 32)
     hidden: tuple[bool, ...] = (True, False)
-    lrs: tuple[float, ...] = (0.0025, 0.005, 0.01, 0.02)
+    lrs: tuple[float, ...] = (0.00125, 0.0025, 0.005, 0.01, 0.02)
     seeds: tuple[int, ...] = (0, 1, 2, 3, 4)
     draws: tuple[int, ...] = (0, 1)
     n_valid: int = 400
     n_test: int = 400
     k: int = 3
     batch_size: int = 128
-    max_steps: int = 6000
+    max_steps: int = 12000
     eval_every: int = 25
     patience: int = 10
 
@@ -262,6 +262,8 @@ def run_point(point: Any, spec: SweepSpec | None = None) -> dict[str, Any]:
     for name, value, kind in zip(Point._fields, point, kinds, strict=True):
         if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
             raise TypeError(f"point must be a Point of plain values; its {name} is {short_repr(value)}")
+    casts = (int, int, int, bool, str, float, int)
+    point = Point(*(cast(v) for cast, v in zip(casts, point, strict=True)))  # plain Python values in the record
     if point not in set(spec.points()):
         raise ValueError(f"point must be one of spec.points(), got {short_repr(point)}")
     corpus = _corpus(point.draw, point.n_train, spec.n_valid, spec.n_test)
@@ -346,8 +348,8 @@ def t_interval(values: Any, level: float = 0.95) -> tuple[float, float, float]:
     x = check_float_array(values, "values")
     if x.ndim != 1 or len(x) < 2:
         raise ValueError(f"values must be 1-D with at least 2 values, got shape {x.shape}")
-    if not np.all(np.isfinite(x)) or np.abs(x).max() > np.finfo(np.float64).max / len(x):
-        raise ValueError("values must be finite, and small enough that their sum fits a float64")
+    if not np.all(np.isfinite(x)) or np.abs(x).max() > 1e150:
+        raise ValueError("values must be finite, and at most 1e150 in size (their squares must fit a float64)")
     x = x.astype(np.float64)
     if isinstance(level, bool) or not isinstance(level, numbers.Real):
         raise TypeError(f"level must be a real number in [0.01, {2 * P_MAX - 1:.4f}], got {short_repr(level)}")
@@ -360,6 +362,9 @@ def t_interval(values: Any, level: float = 0.95) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+#: The largest loss (nats) a record may hold: far above any model's (uniform guessing over 127 tokens is 4.8).
+MAX_LOSS = 100.0
+
 #: What every record of a sweep holds (the point's fields and what :func:`run_point` measures).
 RECORD_KEYS = (*Point._fields, "best_valid", "best_test", "best_step", "capped", "valid_curve")
 
@@ -369,8 +374,9 @@ def _listed(value: Any, allowed: tuple[Any, ...]) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool) and value in allowed
 
 
-def _finite(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+def _loss(v: Any) -> bool:
+    """Whether ``v`` is a plain number that can be a loss in nats (finite, 0 to MAX_LOSS)."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= MAX_LOSS
 
 
 @dataclass
@@ -407,10 +413,16 @@ class Sweep:
         for i, r in enumerate(self.records):
             losses = [r[k] for k in ("best_valid", "best_test")]
             curve = r["valid_curve"]
-            if not (all(_finite(v) for v in losses) and isinstance(curve, list) and curve and all(map(_finite, curve))):
+            step = r["best_step"]
+            if not (all(map(_loss, losses)) and isinstance(curve, list) and curve and all(map(_loss, curve))):
                 raise ValueError(
-                    f"records must hold finite losses and a non-empty validation curve; record {i} does not"
+                    f"records must hold losses in [0, {MAX_LOSS:g}] nats and a non-empty validation curve; "
+                    f"record {i} does not"
                 )
+            if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= self.spec.max_steps:
+                raise ValueError(f"records must hold a best_step in [0, max_steps]; record {i} has {short_repr(step)}")
+            if not isinstance(r["capped"], bool):
+                raise ValueError(f"records must hold capped as true or false; record {i} has {short_repr(r['capped'])}")
         self._index = {k: r for k, r in zip(keys, self.records, strict=True)}
 
     def _check_cell(self, n_train: Any, d: Any, hidden: Any) -> None:
@@ -442,7 +454,7 @@ class Sweep:
     def chosen(self, n_train: int, d: int, hidden: bool, config: str) -> list[dict[str, Any]]:
         """The reported runs of a configuration: each draw at its chosen lr, one per (draw, seed)."""
         self._check_cell(n_train, d, hidden)
-        if config not in CONFIGS:
+        if not isinstance(config, str) or config not in CONFIGS:
             raise ValueError(f"config must be one of {CONFIGS}, got {short_repr(config)}")
         return [
             r
@@ -463,7 +475,7 @@ class Sweep:
             ``mean``, ``low``, ``high`` (95 % t interval over the paired differences), ``per_draw``
             (the mean difference in each corpus draw) and ``values``.
         """
-        if other not in CONFIGS[1:]:
+        if not isinstance(other, str) or other not in CONFIGS[1:]:
             raise ValueError(f"other must be one of {CONFIGS[1:]}, got {short_repr(other)}")
         tied = self.chosen(n_train, d, hidden, "tied")
         them = self.chosen(n_train, d, hidden, other)
@@ -503,12 +515,13 @@ class Sweep:
         data = {"spec": self.spec.to_dict(), "meta": self.meta, "records": self.records}
         try:
             text = json.dumps(data, indent=0, sort_keys=True, allow_nan=False)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"records and meta must hold plain JSON values only ({exc})") from None
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise ValueError(f"records and meta must hold plain JSON values only ({type(exc).__name__})") from None
         try:
             Path(path).write_text(text + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise ValueError(f"path {short_repr(str(path))} cannot be written: {exc.strerror}") from None
+        except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
+            reason = getattr(exc, "strerror", None) or str(exc)
+            raise ValueError(f"path {short_repr(str(path))} cannot be written: {reason}") from None
 
 
 def run_sweep(

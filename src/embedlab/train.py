@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_finite, check_flag, check_float_array, check_ids, check_nbytes, check_size
+from ._validation import as_array, check_finite, check_flag, check_float_array, check_ids, check_nbytes, check_size
 from .budget import param_count
 from .corpus import Corpus, context_windows, make_corpus
 from .grads import embedding_grad, output_grad, tied_grad
@@ -91,8 +91,8 @@ def matched_width(vocab_size: int, d: int, *, hidden: bool = True) -> int:
     9
     """
     target = model_param_count(vocab_size, d, tied=True, hidden=hidden)
-    if d > 1_000_000:
-        raise ValueError(f"d must be at most 1,000,000, got {d:,}")
+    if d > 65_536:  # one Python-level count per candidate width: bounded, so the search stays fast
+        raise ValueError(f"d must be at most 65,536, got {d:,}")
     widths = np.arange(1, d + 1)
     gaps = [abs(model_param_count(vocab_size, int(w), tied=False, hidden=hidden) - target) for w in widths]
     return int(widths[int(np.argmin(gaps))])
@@ -360,13 +360,23 @@ class _Run:
         self.corpus = corpus
         V = self.V = corpus.vocab_size
         # Parameters, gradients, two moments and kept copies: refuse a model the machine cannot hold.
-        check_nbytes((8, V + self.d, self.d), np.float64, "d")
+        check_nbytes((16, V + self.d, self.d), np.float64, "d")  # with room for the step's temporaries
         if self.k > max(len(s) for s in corpus.train):
             raise ValueError(
                 f"k must be at most the longest sentence ({max(len(s) for s in corpus.train)}), got {self.k}"
             )
-        self.train_ctx, self.train_y = context_windows(corpus.train, self.k)  # (N, k), (N,)
-        self.valid_ctx, self.valid_y = context_windows(corpus.valid, self.k)
+        windows = {}
+        for split in ("train", "valid", "test"):
+            try:
+                ctx, y = context_windows(getattr(corpus, split), self.k)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"corpus has a malformed {split} split: {exc}") from None
+            if min(ctx.min(), y.min()) < 0 or max(ctx.max(), y.max()) >= V:
+                raise ValueError(f"corpus's {split} split holds token ids outside [0, {V - 1}]")
+            windows[split] = (ctx, y)
+        self.train_ctx, self.train_y = windows["train"]  # (N, k), (N,)
+        self.valid_ctx, self.valid_y = windows["valid"]
+        self.test_windows = windows["test"]
         self.probe = np.random.default_rng([self.seed, 2]).permutation(len(self.train_y))[:EVAL_PAIRS]
         self.params = init_params(V, self.d, tied=self.tied, hidden=self.hidden, seed=self.seed)
         self.rng = np.random.default_rng([self.seed, 1])  # the batch order: a stream apart from the initialisation
@@ -413,7 +423,7 @@ class _Run:
         return self._guarded(_eval_loss, self.params, self.valid_ctx, self.valid_y)
 
     def test_loss(self, params: dict[str, np.ndarray]) -> float:
-        return self._guarded(_eval_loss, params, *context_windows(self.corpus.test, self.k))
+        return self._guarded(_eval_loss, params, *self.test_windows)
 
 
 @dataclass
@@ -546,7 +556,8 @@ def train(
         optimizer=optimizer, weight_decay=weight_decay,
     )  # fmt: skip
     params = run.params
-    check_nbytes((min(n_checkpoints, steps + 1), 2 * run.V, run.d), np.float64, "n_checkpoints")
+    n_checkpoints = min(n_checkpoints, steps + 1)  # more would only repeat steps
+    check_nbytes((n_checkpoints, 2 * run.V, run.d), np.float64, "n_checkpoints")
     E_init = params["E"].copy()
     ckpt = np.unique(np.linspace(0, steps, n_checkpoints).round().astype(int))
 
@@ -769,7 +780,7 @@ class CompareResult:
 
     def curves(self, name: str, which: str = "valid") -> np.ndarray:
         """Loss at each checkpoint of each seed, ``(n_seeds, c)``; ``which`` is ``"valid"`` or ``"train"``."""
-        if which not in ("valid", "train"):
+        if not isinstance(which, str) or which not in ("valid", "train"):
             raise ValueError(f"which must be 'valid' or 'train', got {which!r}")
         return np.stack([getattr(r, f"{which}_loss") for r in self._runs(name)])
 
@@ -825,7 +836,7 @@ class CompareResult:
         return {title: np.array([class_cosine(M, classes, ids) for M in Ms]) for title, Ms in mats.items()}
 
     def _runs(self, name: str) -> list[TrainResult]:
-        if name not in self.runs:
+        if not isinstance(name, str) or name not in self.runs:
             raise ValueError(f"name must be one of {sorted(self.runs)}, got {name!r}")
         return self.runs[name]
 
@@ -983,13 +994,19 @@ def class_cosine(E: Any, classes: Any, ids: Any = None) -> tuple[float, float]:
     """
     E = check_float_array(E, "E", ndim=2)
     check_finite(E, "E")
-    classes = np.asarray(classes)
+    classes = as_array(classes, "classes", "labels")
     if classes.shape != (E.shape[0],):
         raise ValueError(f"classes must have shape ({E.shape[0]},), one label per row of E, got {classes.shape}")
+    given_ids = ids is not None
     ids = np.arange(E.shape[0]) if ids is None else check_ids(ids, E.shape[0]).reshape(-1)
     if len(np.unique(ids)) != len(ids):
         raise ValueError("ids must not repeat a token (a repeated row would count as a pair with itself)")
-    rows = E[ids] / np.maximum(np.linalg.norm(E[ids], axis=1, keepdims=True), 1e-12)
+    check_nbytes((len(ids), len(ids)), np.float64, "ids" if given_ids else "E")  # every pair's cosine
+    rows = E[ids].astype(np.float64)
+    # Scale each row by its largest entry first, so the norm neither overflows nor underflows; a row
+    # of zeros stays zero and has cosine 0 with every row.
+    rows = rows / np.maximum(np.abs(rows).max(axis=1, keepdims=True), np.finfo(np.float64).tiny)
+    rows = rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), np.finfo(np.float64).tiny)
     cos = rows @ rows.T  # (n, n)
     same = classes[ids][:, None] == classes[ids][None, :]
     off = ~np.eye(len(ids), dtype=bool)

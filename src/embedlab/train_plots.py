@@ -84,14 +84,16 @@ def loss_curves(
         ``cut``, the note on a cut axis, when there is one.
     """
     res = _check_result(res)
-    if which not in ("valid", "train"):
+    if not isinstance(which, str) or which not in ("valid", "train"):
         raise ValueError(f"which must be 'valid' or 'train', got {which!r}")
     if names is None:
         names = list(res.configs)
-    elif isinstance(names, str) or not all(isinstance(n, str) and n in res.configs for n in names) or not names:
+    elif not isinstance(names, (list, tuple)):
+        raise TypeError(f"names must be a list of {list(res.configs)}, got {type(names).__name__}")
+    elif not all(isinstance(n, str) and n in res.configs for n in names) or not names:
         raise ValueError(f"names must be a non-empty list of {list(res.configs)}, got {names!r}")
     names = list(names)
-    if zoom is not None and (isinstance(zoom, bool) or not isinstance(zoom, (int, float)) or not 0 < zoom < np.inf):
+    if zoom is not None and (isinstance(zoom, bool) or not isinstance(zoom, (int, float)) or not 1e-3 <= zoom < np.inf):
         raise ValueError(f"zoom must be a positive number of nats or None, got {zoom!r}")
     if not isinstance(legend, bool):
         raise TypeError(f"legend must be a bool, got {type(legend).__name__}")
@@ -141,7 +143,7 @@ def drift_bars(res: CompareResult, ax: Axes | None = None, *, names: Sequence[st
     ax = _ax(ax)
     corpus = res.corpus
     groups = {
-        "read": np.setdiff1d(np.arange(1, corpus.vocab_size), corpus.never_read()),
+        "read (not <s>)": np.setdiff1d(np.arange(1, corpus.vocab_size), corpus.never_read()),
         "only predicted": corpus.target_only(),
         "absent": corpus.unseen(),
     }
@@ -164,7 +166,7 @@ def drift_bars(res: CompareResult, ax: Axes | None = None, *, names: Sequence[st
         ax.set_xlabel("tokens, by how they occur in training")
         ax.set_ylabel("||E_final[r] - E_init[r]||")
         ax.set_ylim(0, 1.35 * max(float((m + sd).max()) for m, sd in out["values"].values()))
-        ax.set_title("How far each row of E moved in training")
+        ax.set_title("How far rows of E moved (whiskers: std over seeds)")
         ax.legend(loc="upper left", ncols=len(names))
     return out
 
@@ -238,7 +240,7 @@ def update_counts(res: CompareResult, ax: Axes | None = None, *, names: Sequence
         ax.set_ylabel("share of steps with a gradient")
         ax.set_ylim(-0.05, 1.1)
         ax.set_title("How often each row of E is updated")
-        ax.legend(loc="lower left")
+        ax.legend(loc="center right")
     return out
 
 
@@ -443,7 +445,11 @@ def sweep_explorer(sweep: Sweep) -> Explorer:
         gaps = {o: sweep.gap(n, d, h, o) for o in others}
         tests = {cfg: sweep.test_loss(n, d, h, cfg)[0] for cfg in CONFIGS}
         data[(n, d, h)] = (curves, best, gaps, tests)
-    x_max = max(float(c[0][-1]) for curves, *_ in data.values() for c in curves.values()) or 1.0
+    x_max = 1.03 * max(
+        max(float(c[0][-1]) for curves, *_ in data.values() for c in curves.values()),
+        max(float(b[:, 0].max()) for _, best, *_ in data.values() for b in best.values()),
+        1.0,
+    )  # every curve and every run's best checkpoint inside the axes
     curve_lo = min(float(c[1].min()) for curves, *_ in data.values() for c in curves.values())
     curve_hi = max(float(c[1].max()) for curves, *_ in data.values() for c in curves.values())
     curve_pad = max(0.05 * (curve_hi - curve_lo), 0.05)
