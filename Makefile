@@ -14,7 +14,7 @@ help:
 	@echo "make lab        start JupyterLab on 127.0.0.1 at notebooks/"
 	@echo "make notebooks  build notebooks/*.ipynb from notebooks/sources/*.md, executed in a fresh kernel"
 	@echo "make bench      print measured speed of the library, sliders, validation and book"
-	@echo "make experiments  re-run notebook I's sweep into src/embedlab/data/sweep.json (about 40 min on 2 cores)"
+	@echo "make experiments  re-run notebook I's sweep into src/embedlab/data/sweep.json (about 80 min on 2 cores)"
 
 # The venv is (re)installed when requirements.txt or pyproject.toml change.
 $(STAMP): requirements.txt pyproject.toml
