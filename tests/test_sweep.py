@@ -4,6 +4,7 @@ committed results file against a re-run of a sample of its points (bit for bit).
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -290,3 +291,23 @@ def test_records_with_impossible_values_are_refused_by_name():
         deep = {"x": deep}
     with pytest.raises(ValueError, match="plain JSON values"):
         Sweep(TINY, good.records, deep).save("/tmp/never-written.json")
+
+
+def test_reused_records_are_what_a_fresh_run_gives(tmp_path):
+    """``run_experiments.py --reuse``: a record is reused only when a fresh run must give it again."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "run_experiments.py"
+    module_spec = importlib.util.spec_from_file_location("run_experiments", path)
+    run_experiments = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(run_experiments)
+    small = SweepSpec(**{**TINY.to_dict(), "data_sizes": (60,), "hidden": (True,), "draws": (0,), "max_steps": 120})
+    old = sweep.run_sweep(small)
+    old.save(tmp_path / "old.json")
+    assert any(r["capped"] for r in old.records) and not all(r["capped"] for r in old.records)
+    grown = SweepSpec(**{**small.to_dict(), "max_steps": 400, "lrs": (0.01, 0.03, 0.05)})
+    reused = run_experiments.reusable(grown, tmp_path / "old.json")
+    assert all(not r["capped"] for r in reused.values()) and all(key[5] in small.lrs for key in reused)
+    for key, record in reused.items():  # each one re-run under the new spec: the same numbers
+        fresh = run_point(Point(*key), grown)
+        assert {k: v for k, v in fresh.items() if k != "seconds"} == {k: v for k, v in record.items() if k != "seconds"}
