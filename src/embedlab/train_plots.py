@@ -117,7 +117,7 @@ def loss_curves(
             ax.set_ylim(lowest - 0.1 * zoom, lowest + zoom)
             out["cut"] = ax.annotate(
                 f"axis cut at {lowest + zoom:.2f} nats: at step 0 the loss is {start:.2f}",
-                (0.01, 0.98), xycoords="axes fraction", ha="left", va="top", fontsize=10,
+                (0.01, 0.02), xycoords="axes fraction", ha="left", va="bottom", fontsize=10,
             )  # fmt: skip
         ax.set_xlabel("training step")
         ax.set_ylabel("cross-entropy (nats)")
@@ -236,7 +236,7 @@ def update_counts(res: CompareResult, ax: Axes | None = None, *, names: Sequence
             color = CONFIG_COLORS.get(name, BLACK)
             label = f"{name}: {per_step:.1f} of {res.corpus.vocab_size} rows per step"
             (out[name],) = ax.step(np.arange(len(order)), share, where="mid", color=color, label=label)
-        ax.set_xlabel("token, most often read first")
+        ax.set_xlabel("token, sorted by how often it is read in training")
         ax.set_ylabel("share of steps with a gradient")
         ax.set_ylim(-0.05, 1.1)
         ax.set_title("How often each row of E is updated")
@@ -452,7 +452,11 @@ def sweep_explorer(sweep: Sweep) -> Explorer:
     )  # every curve and every run's best checkpoint inside the axes
     curve_lo = min(float(c[1].min()) for curves, *_ in data.values() for c in curves.values())
     curve_hi = max(float(c[1].max()) for curves, *_ in data.values() for c in curves.values())
-    curve_pad = max(0.05 * (curve_hi - curve_lo), 0.05)
+    start = max(float(c[1][0]) for curves, *_ in data.values() for c in curves.values())
+    top = min(
+        curve_hi + 0.05,
+        max(float(np.percentile(c[1], 50)) for curves, *_ in data.values() for c in curves.values()) + 0.3,
+    )
     # The gap scale: wide enough for every interval of the cells with the hidden layer (or of all
     # cells, when there are none), always including 0; larger gaps are clamped and labelled.
     scale_cells = [c for c in data if c[2]] or list(data)
@@ -471,17 +475,23 @@ def sweep_explorer(sweep: Sweep) -> Explorer:
             (lines[cfg],) = curve_ax.plot([], [], color=color, label=cfg)
             dots[cfg] = curve_ax.scatter([], [], color=color, s=14, zorder=3)
         bars = [gap_ax.plot([i, i], [0, 0], color=CONFIG_COLORS[o], linewidth=3)[0] for i, o in enumerate(others)]
-        marks = gap_ax.scatter([0, 1], [0, 0], color=[CONFIG_COLORS[o] for o in others], s=36, zorder=3)
-        notes = [gap_ax.text(i, g_hi, "", ha="center", va="top", fontsize=10) for i in range(len(others))]
+        marks = gap_ax.scatter([0, 1], [0, 0], color=[CONFIG_COLORS[o] for o in others], s=36, zorder=3, clip_on=False)
+        notes = [gap_ax.text(i, g_hi - 0.1 * (g_hi - g_lo), "", ha="center", va="top") for i in range(len(others))]
         gap_ax.axhline(0.0, color=GREY, linestyle="--", linewidth=1)
+        # Steps on a symlog axis (linear to 100, then logarithmic): the short runs of small data and
+        # the long ones of large data both stay legible. The loss axis is cut above `top`.
+        curve_ax.set_xscale("symlog", linthresh=100, linscale=0.5)
         curve_ax.set_xlim(0, x_max)
-        curve_ax.set_ylim(curve_lo - curve_pad, curve_hi + curve_pad)
+        curve_ax.set_ylim(curve_lo - 0.05, top)
         curve_ax.set_xlabel("training step")
         curve_ax.set_ylabel("validation loss (nats)")
-        curve_ax.legend(loc="upper right")
+        curve_ax.legend(loc="upper right", fontsize=9)
+        curve_ax.annotate(
+            f"axis cut at {top:.1f};\nat step 0: {start:.1f}", (0.03, 0.03), xycoords="axes fraction", fontsize=9
+        )
         gap_ax.set_xlim(-0.6, len(others) - 0.4)
         gap_ax.set_ylim(g_lo, g_hi)
-        gap_ax.set_xticks(range(len(others)), ["vs same width", "vs same size"])
+        gap_ax.set_xticks(range(len(others)), ["same\nwidth", "same\nsize"])
         gap_ax.set_ylabel("tied − untied (nats)\nbelow 0: tied better")
         gap_ax.set_title("Gap, 95 % interval")
         title = curve_ax.set_title("")
