@@ -621,8 +621,9 @@ def bench_sweep(step_seconds: dict[bool, float]) -> list[Row]:
     rows.append(
         Row(
             "training",
-            f"the whole sweep as `make experiments` ran it: {meta['points']:,} points, {meta['wall_seconds']:,.0f} s "
-            f"wall on {meta['jobs']} workers; mean CPU time per point",
+            f"the whole sweep as `make experiments` ran it: {meta['points']:,} points "
+            f"({meta.get('reused', 0):,} reused), {meta['wall_seconds']:,.0f} s wall on {meta['jobs']} workers; "
+            "mean CPU time per point",
             per_point,
             1,
             "the sampled points above, mean",

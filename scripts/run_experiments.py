@@ -79,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         result = sweep.run_sweep(spec, map_fn=run_all)
     result.meta["wall_seconds"] = round(time.perf_counter() - started, 1)
     result.meta["jobs"] = args.jobs
+    result.meta["reused"] = len(old)  # records taken from --reuse; wall_seconds covers the others
     result.save(args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) in {result.meta['wall_seconds']} s")
     return 0
