@@ -239,7 +239,7 @@ def update_counts(res: CompareResult, ax: Axes | None = None, *, names: Sequence
         ax.set_xlabel("token, sorted by how often it is read in training")
         ax.set_ylabel("share of steps with a gradient")
         ax.set_ylim(-0.05, 1.1)
-        ax.set_title("How often each row of E is updated")
+        ax.set_title("How often each row of E gets a gradient")
         ax.legend(loc="center right")
     return out
 
