@@ -7,8 +7,8 @@ operation itself reads: a lookup of a few rows never looks at the whole of ``E``
 Messages stay short: what arrived is described by its type, dtype and shape, and any repr is
 cut to a few dozen characters, so a huge input is never repeated in its own error message.
 
-dtype policy (see ``docs-dtype-policy.md``)
--------------------------------------------
+dtype policy (the README's "dtype policy" section)
+--------------------------------------------------
 * Floating arrays of any width (float16, float32, float64, longdouble) are read as they are,
   never copied to change dtype; integer arrays become float64; bool, complex, object, string,
   datetime and masked arrays are refused with ``TypeError``.

@@ -442,7 +442,7 @@ def sweep_explorer(sweep: Sweep) -> Explorer:
         best = {
             cfg: np.array([[r["best_step"], r["best_valid"]] for r in sweep.chosen(n, d, h, cfg)]) for cfg in CONFIGS
         }
-        gaps = {o: sweep.gap(n, d, h, o) for o in others}
+        gaps = {o: {**sweep.gap(n, d, h, o), "verdict": sweep.verdict(n, d, h, o)} for o in others}
         tests = {cfg: sweep.test_loss(n, d, h, cfg)[0] for cfg in CONFIGS}
         data[(n, d, h)] = (curves, best, gaps, tests)
     x_max = 1.03 * max(
@@ -511,7 +511,7 @@ def sweep_explorer(sweep: Sweep) -> Explorer:
             said = ", ".join(f"{cfg} {tests[cfg]:.3f} ({np.exp(tests[cfg]):.2f} perplexity)" for cfg in CONFIGS)
             gap_text = "; ".join(
                 f"{AGAINST[o]}: {gaps[o]['mean']:+.3f} [{gaps[o]['low']:+.3f}, {gaps[o]['high']:+.3f}], "
-                f"{sweep.verdict(n_train, d, hidden, o)}"
+                f"{gaps[o]['verdict']}"
                 for o in others
             )
             return (
