@@ -35,3 +35,23 @@ PARSE_CASES: list[tuple[str, float | None]] = [
     ("1e999", None),
     ("0x10", None),
 ]
+
+#: (typed, answer, abs_tol, slip value or None): entries such as "1,946" that read two ways.
+#: Both graders must give the same status and the same words, which say how the entry was read.
+AMBIGUOUS_CASES: list[tuple[str, float, float, float | None]] = [
+    ("1,946", 1.9459, 0.01, None),  # a decimal comma: right, read as 1.946
+    ("1,946", 1946.0, 0.5, None),  # thousands: right, and says so
+    ("1,946", 5.0, 0.01, None),  # neither: wrong, read as 1946
+    ("1,946", 5.0, 0.01, 1946.0),  # a slip under the thousands reading
+    ("-1,946", -1.9459, 0.01, None),
+    ("1,946%", 0.019459, 0.0001, None),
+    ("1 ,946", 1.9459, 0.01, None),
+    ("12,500", 12.5, 0.01, None),
+    ("0,946", 0.946, 0.001, None),  # not ambiguous: 0 cannot lead a thousands group
+    ("1,9460", 1.946, 0.001, None),  # not ambiguous: four places
+    ("1,946,000", 1.946, 0.001, None),  # not ambiguous: thousands
+]
+AMBIGUOUS_CASES += [
+    ("2,079", 1.9459, 0.01, 2.0794),  # the ln 8 slip with a decimal comma: the slip's hint, read as 2.079
+    ("1,946", 1.946, 0.01, 1946.0),  # right as decimals beats a slip as thousands
+]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -26,18 +27,37 @@ def test_at_least_five_aim_at_a_misconception() -> None:
     aimed = [e for e in BANK if e.misconception]
     assert len(aimed) >= 5
     # the six the issue names
-    wanted = {"C1": "dog", "D1": "negative logit", "F1": "t = 0", "H1": "gradient", "G1": "Tying", "E1": "bias"}
+    wanted = {
+        "C1": "token j must win",
+        "D1": "negative logit",
+        "F1": "t = 0",
+        "H1": "gradient",
+        "G1": "Tying",
+        "E1": "bias",
+    }
     for key, phrase in wanted.items():
         assert phrase in (exercises.get(key).misconception or ""), key
 
 
 def test_numbers_are_their_own() -> None:
-    """No exercise reuses a worked example's context or GPT-2's sizes (find-the-slip is about C's draft)."""
-    for e in BANK:
+    """No exercise (and not the warm-up) reuses a worked example's vectors or sizes; C3 and C4 are about C's draft."""
+    toy_rows = [f"[{', '.join(f'{x:.1f}' for x in row)}]" for row in el.E_TOY]
+    toy_names = [f"e_{t}" for t in el.TOKENS] + ["toy E", "cat, dog, the, ran"]
+    real_sizes = {f"{m[k]:,}" for m in el.REAL_MODELS for k in ("vocab_size", "d_model")} | {"50,257", "768"}
+    real_names = {m["name"].split(" ")[0] for m in el.REAL_MODELS}
+    for e in [*BANK, exercises.warmup()]:
         if e.title.startswith(("C3", "C4")):
             continue
-        text = e.question + e.solution
-        assert "[0.5, 0.2, -0.3]" not in text and "50,257" not in text and "768" not in text, e.title
+        text = e.question + getattr(e, "solution", "") + " ".join(e.choices or ())
+        assert "[0.5, 0.2, -0.3]" not in text, e.title
+        for shown in [*toy_rows, *toy_names]:
+            assert shown not in text, f"{e.title} uses the toy E: {shown}"
+        for size in real_sizes:
+            assert not re.search(rf"(?<![\d,.]){re.escape(size)}(?![\d,])", text), f"{e.title} uses the size {size}"
+        for name in real_names - {"GPT-2"}:  # A3 reads GPT-2's tokenizer, not a size
+            assert name not in text, f"{e.title} names {name}"
+    assert exercises.B_SIZE not in {(m["vocab_size"], m["d_model"]) for m in el.REAL_MODELS}
+    assert exercises.G_SIZE not in {(m["vocab_size"], m["d_model"]) for m in el.REAL_MODELS}
 
 
 def test_every_slip_is_wrong_and_every_answer_right() -> None:
@@ -50,6 +70,41 @@ def test_every_slip_is_wrong_and_every_answer_right() -> None:
         for slip in e.slips:
             g = e.grade(str(slip.value) if e.is_choice else repr(float(slip.value)))
             assert g.status == "slip" and g.message == slip.feedback, e.title
+
+
+def test_tolerance_excludes_the_draft_s_bias_mistake() -> None:
+    """G1/G2: the saving computed with the draft's Vd + V tied side is named and graded as a slip, not right."""
+    V, d = exercises.G_SIZE
+    for key, wrong in (("G1", V * d - V), ("G2", 2 * (V * d - V))):
+        e = exercises.get(key)
+        for typed in (str(wrong), f"{wrong:,}"):
+            g = e.grade(typed)
+            assert g.status == "slip" and "bias" in g.message, (key, typed, g)
+
+
+def decimal_comma_spellings(x: float) -> list[str]:
+    """The answer written with a decimal comma at 1 to 4 places ("1,946" is ambiguous: thousands or decimals)."""
+    return [f"{x:.{k}f}".replace(".", ",") for k in range(1, 5)]
+
+
+def test_an_answer_with_a_decimal_comma_is_never_graded_wrong_in_silence() -> None:
+    """Every numeric exercise: a right answer typed with a decimal comma is right, or says how it was read."""
+    checked = 0
+    for e in BANK:
+        if e.is_choice:
+            continue
+        tol = max(e.abs_tol, e.rel_tol * abs(float(e.answer)))
+        for typed in decimal_comma_spellings(float(e.answer)):
+            if abs(float(typed.replace(",", ".")) - float(e.answer)) > tol:
+                continue  # too few places to be right anyway
+            g = e.grade(typed)
+            checked += 1
+            assert g.right or "Read as" in g.message, (e.title, typed, g)
+            if g.right and "," in typed and len(typed.split(",")[1]) == 3 and 1 <= abs(float(e.answer)) < 1000:
+                assert "Read as" in g.message and typed.replace(",", ".") in g.message, (e.title, typed, g)
+    assert checked >= 10
+    f1 = exercises.get("F1").grade("1,946")  # ln 7 with a decimal comma: the reading the page promises
+    assert f1.right and "1.946" in f1.message
 
 
 def test_get() -> None:
@@ -71,23 +126,24 @@ def test_answers_against_independent_oracles() -> None:
     get = exercises.get
     assert get("A1").answer == "the row of 'sea'"
     assert get("A2").answer == exercises.E5.tolist()[2][1]
-    assert get("B1").answer == (32000 - 1) * 4096
-    dog = E[1]
-    logits = [sum(a * b for a, b in zip(dog, row, strict=True)) for row in E]
-    assert get("C1").answer == el.TOKENS[logits.index(max(logits))] == "cat"
-    h = [0.4, -0.1, 0.6]
-    p = softmax_by_hand([sum(a * b for a, b in zip(h, row, strict=True)) for row in E])
+    assert get("B1").answer == (60_000 - 1) * 1_000
+    E5 = exercises.E5.tolist()
+    sun = E5[0]
+    logits = [sum(a * b for a, b in zip(sun, row, strict=True)) for row in E5]
+    assert get("C1").answer == exercises.VOCAB5[logits.index(max(logits))] == "sky"
+    h = [0.6, -0.3]
+    p = softmax_by_hand([sum(a * b for a, b in zip(h, row, strict=True)) for row in E5])
     assert get("C2").answer == pytest.approx(max(p), rel=1e-12)
     truth = softmax_by_hand([sum(a * b for a, b in zip([0.5, 0.2, -0.3], row, strict=True)) for row in E])
     assert get("C4").answer == pytest.approx(truth[3] - 0.40, rel=1e-12)
     assert sum(exercises.DRAFT_C) == pytest.approx(0.95)
     assert get("D1").answer == pytest.approx(softmax_by_hand([-5, -6, -7])[0], rel=1e-12)
-    assert get("D2").answer == "ran"
-    assert get("E1").answer == pytest.approx(softmax_by_hand([0.5, 0.0, -0.5, 1.0])[3], rel=1e-12)
+    assert get("D2").answer == "star"  # -h = [0.2, -0.5]: star 0.10 + 0.05 = 0.15 is the largest
+    assert get("E1").answer == pytest.approx(softmax_by_hand([0.5, 0.0, -0.5, 1.0, 0.2])[3], rel=1e-12)
     assert get("F1").answer == pytest.approx(math.log(7), abs=1e-9)
     assert get("F2").answer == pytest.approx(math.exp(3) / (math.exp(3) + 7), rel=1e-12)
-    assert get("G1").answer == 128_256 * 2_048
-    assert get("G2").answer == 2 * 128_256 * 2_048
+    assert get("G1").answer == 40_000 * 1_536
+    assert get("G2").answer == 2 * 40_000 * 1_536
     assert get("H1").answer == "Input path: rows 1 and 4; output path: every row"
 
 

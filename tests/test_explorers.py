@@ -22,6 +22,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib.colors import to_rgba
+from matplotlib.patches import Rectangle
 from matplotlib.quiver import Quiver
 from PIL import Image
 
@@ -194,29 +195,43 @@ def test_out_of_range_requests_snap(name):
 
 
 def test_lookup_float_token_position_is_harmless():
-    """A float that equals an allowed id (1.0) must work like 1.4 does (it snaps to 1).
-
-    BUG (src/embedlab/widgets.py, Control.snap): 1.0 is 'in' (0, 1, 2, 3), so the float 1.0 is
-    passed on and lookup() raises TypeError: ids must be integer token ids, got floating values.
-    """
+    """A float that equals an allowed id (1.0) must work like 1.4 does (it snaps to 1)."""
     ex = explorers.lookup_explorer()
-    expected = ex.update(token_id=1.4)
-    assert ex.update(token_id=1.0) == expected
-    assert ex.update(token_id=np.float64(1.0)) == expected
+    expected = ex.update(word=1.4, start=0)
+    assert ex.update(word=1.0, start=0) == expected
+    assert ex.update(word=np.float64(1.0), start=np.float64(0.0)) == expected
 
 
 # ---------------------------------------------------------------- readouts against the maths
-def test_lookup_readout_and_box_every_token():
+def test_lookup_readout_and_box_for_each_word_and_each_way_of_counting():
+    """From 0: the word's own row. From 1: the next word's row, silently; the last word: an error."""
     ex = explorers.lookup_explorer()
-    assert ex.values == {"token_id": 2}
-    box = ex.fig.findobj(lambda o: o.get_animated())[0]
+    assert ex.values == {"word": 2, "start": 0}
+    box = ex.fig.findobj(lambda o: isinstance(o, Rectangle) and o.get_animated())[0]
+    error = next(t for t in ex.axes.texts if t.get_animated())
     for i, tok in enumerate(TOKENS):
-        text = ex.update(token_id=i)
-        assert f'row {i} ("{tok}")' in text
+        text = ex.update(word=i, start=0)
+        assert f'"{tok}" counted from 0 is id {i}' in text and "the right row" in text
         assert vectors(text) == [pytest.approx(E[i], abs=0.005)]
-        assert box.get_y() == pytest.approx(i - 0.5)
-        assert box.get_visible()
-    assert "[-0.90, +0.10, +0.20]" in ex.update(token_id=2)
+        assert box.get_visible() and box.get_y() == pytest.approx(i - 0.5) and not error.get_visible()
+        text = ex.update(word=i, start=1)
+        if i + 1 < len(TOKENS):
+            assert f'row of "{TOKENS[i + 1]}", the wrong word, with no error' in text
+            assert vectors(text) == [pytest.approx(E[i + 1], abs=0.005)]
+            assert box.get_visible() and box.get_y() == pytest.approx(i + 0.5) and not error.get_visible()
+        else:
+            assert f"is id {len(TOKENS)}: lookup raises ValueError" in text
+            assert not box.get_visible() and error.get_visible() and "ValueError" in error.get_text()
+    assert "[-0.90, +0.10, +0.20]" in ex.update(word=2, start=0)
+
+
+def test_one_hot_cost_ticks_step_by_a_hundred():
+    """B's prose says each labelled tick is a hundred times the one below: read the drawn ticks back."""
+    ex = explorers.one_hot_cost_explorer()
+    ticks = [t for t in ex.axes.get_yticks() if ex.axes.get_ylim()[0] <= t <= ex.axes.get_ylim()[1]]
+    assert len(ticks) >= 4
+    assert all(b / a == pytest.approx(100) for a, b in itertools.pairwise(ticks))
+    assert not ex.axes.yaxis.get_minorticklocs().size
 
 
 def test_one_hot_cost_every_model_pairs_its_own_v_and_d():
@@ -249,17 +264,22 @@ def check_logits(ex, h) -> None:
     assert vz == pytest.approx(z, abs=0.0051)
     assert vp == pytest.approx(p, abs=0.0051)
     assert sum(vp) == pytest.approx(1.0, abs=0.021)
-    m = re.search(r'"(\w+)" wins with p = ([\d.]+)\.$', text)
+    top = [j for j in range(len(z)) if abs(z[j] - max(z)) <= 1e-12]  # every token that shares the top
+    if len(top) == 1:
+        m = re.search(r'"(\w+)" wins with p = ([\d.]+)\.$', text)
+    else:
+        m = re.search(r"a tie: (.+) share the top, p = ([\d.]+) each\.$", text)
     assert m, text
-    win = TOKENS.index(m.group(1))
-    assert p[win] == pytest.approx(max(p), abs=1e-12)  # a winner (first on ties is fine)
+    names = [m.group(1)] if len(top) == 1 else [t.strip('"') for t in m.group(1).split(", ")]
+    named = [TOKENS.index(t) for t in names]
+    assert named == top, text
     assert float(m.group(2)) == pytest.approx(max(p), abs=0.0051)
     ax_z, ax_p = ex.axes
     assert bar_heights(ax_z) == pytest.approx(z, abs=1e-12)
     assert bar_heights(ax_p) == pytest.approx(p, abs=1e-12)
     colours = [p_.get_facecolor() for p_ in ax_p.patches]
-    assert colours[win] == to_rgba(plots.ORANGE)
-    assert all(col == to_rgba(plots.BLUE) for i, col in enumerate(colours) if i != win)
+    assert all((col == to_rgba(plots.ORANGE)) == (i in top) for i, col in enumerate(colours))
+    assert all(col == to_rgba(plots.BLUE) for i, col in enumerate(colours) if i not in top)
 
 
 def test_logits_readout_at_worked_example():
@@ -289,6 +309,19 @@ def test_logits_random_combinations():
     assert "probabilities [0.25, 0.25, 0.25, 0.25]" in ex.readout
 
 
+def test_logits_explorer_names_and_lights_every_tied_winner():
+    """At h = 0 all four tie; at [0, 0.5, 0.5] cat, dog and the tie: no single "winner" is named."""
+    ex = explorers.logits_explorer()
+    bars_z = next(c for c in ex.fig.axes[0].containers)
+    for h, tied in (((0.0, 0.0, 0.0), [0, 1, 2, 3]), ((0.0, 0.5, 0.5), [0, 1, 2]), ((0.5, 0.0, 0.5), [0, 1])):
+        text = ex.update(h0=h[0], h1=h[1], h2=h[2])
+        z = [sum(a * b for a, b in zip(h, row, strict=True)) for row in E]
+        assert all(abs(z[j] - max(z)) < 1e-12 for j in tied)
+        assert "wins" not in text and "a tie: " + ", ".join(f'"{TOKENS[j]}"' for j in tied) + " share the top" in text
+        lit = [j for j, r in enumerate(bars_z.patches) if to_rgba(r.get_facecolor()) == to_rgba(bars_z.highlight_color)]
+        assert lit == tied
+
+
 def test_alignment_values_hold_the_peak_and_the_exact_zero_crossings():
     ex = explorers.alignment_explorer()
     values = ex.controls[0].values
@@ -297,7 +330,7 @@ def test_alignment_values_hold_the_peak_and_the_exact_zero_crossings():
     assert "dot product |h| |e| cos(0 deg) = " + f"+{ne:.2f}" in ex.update(angle=0)
     assert "the largest it can be" in ex.readout
     for angle in (90, 270):
-        assert f"cos({angle} deg) = 0.00, zero: at right angles." in ex.update(angle=angle)
+        assert "cos(90 deg) = 0.00, zero: at right angles." in ex.update(angle=angle)
         assert ex.axes.get_title() == "h . e = 0.00, zero"
     assert f"= -{ne:.2f}, negative: the most negative" in ex.update(angle=180)
 
@@ -315,7 +348,10 @@ def test_alignment_every_angle():
         vh, ve = vectors(text)
         assert math.sqrt(sum(x * x for x in vh)) == pytest.approx(1.0, abs=0.01)
         assert ve == pytest.approx(e, abs=0.0051)
-        assert f"at {angle} degrees from e" in text
+        between = min(angle, 360 - angle)
+        assert f"turned {angle} degrees from e" in text
+        assert (f"an angle of {between} degrees" in text) == (between != angle)
+        assert f"cos({between} deg)" in text
         shown = float(re.search(r"cos\(\d+ deg\) = ([+-]?[\d.]+)", text).group(1))
         assert shown == pytest.approx(dot, abs=0.0051)
         if abs(dot) > 1e-9:
@@ -530,7 +566,7 @@ def test_html_structure(page):
 def test_html_frame_counts(made):
     counts = {name: math.prod(len(c.static_values) for c in ex.controls) for name, ex in made[0].items()}
     assert counts == {
-        "lookup": 4,
+        "lookup": 4 * 2,  # four words, counted from 0 or from 1
         "one_hot_cost": len(explorers.SIZE_PRESETS),
         "logits": 5 * 6 * 6,  # every 5th of 21, plus the worked example's 0.2 and -0.3
         "alignment": 24,
@@ -594,6 +630,6 @@ def test_repr_mimebundle_of_an_explorer():
     bundle = ex._repr_mimebundle_()
     assert {"text/plain", "text/html"} <= set(bundle)
     plain = bundle["text/plain"]
-    assert plain == "Explorer: Lookup: pick a token, read its row (controls: token)"
+    assert plain == "Explorer: Lookup: which row comes back (controls: word, ids count from)"
     assert plain == explorers.lookup_explorer()._repr_mimebundle_()["text/plain"]
     assert bundle["text/html"].startswith('<div class="embedlab-explorer" role="group"')

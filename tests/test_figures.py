@@ -133,6 +133,19 @@ def test_tie_scatter_points_are_the_logits():
     assert np.array_equal(x, y)
 
 
+def test_tie_scatter_far_pair_panel_comes_first():
+    rng = np.random.default_rng(1)
+    z_real, z_dup = rng.normal(size=(40, 4)), rng.normal(size=(40, 4))
+    fig, art = figures.tie_scatter(z_real, z_dup, far=3)
+    assert len(fig.axes) == 3 and art["pairs"] == [(0, 3), (0, 1), (0, 1)]
+    for pts, z, (a, b) in zip(art["points"], (z_real, z_real, z_dup), art["pairs"], strict=True):
+        x, y = pts.get_data()
+        assert list(x) == list(z[:, a]) and list(y) == list(z[:, b])
+    assert [ax.get_xlim() for ax in fig.axes] == [fig.axes[0].get_xlim()] * 3  # one scale, comparable panels
+    with pytest.raises(ValueError, match="far must be a token index"):
+        figures.tie_scatter(z_real, z_dup, far=4)
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [

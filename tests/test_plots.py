@@ -163,6 +163,15 @@ def test_update_bars_changes_heights_labels_and_highlight():
     assert all(p.get_facecolor() == to_rgba(plots.GREEN) for p in b.patches)
 
 
+def test_update_bars_highlights_several_bars():
+    b = plots.bars([1.0, 2.0, 3.0], ["a", "b", "c"])
+    plots.update_bars(b, [1.0, 1.0, 0.5], highlight=[0, 1])
+    colours = [to_rgba(r.get_facecolor()) for r in b.patches]
+    assert colours[0] == colours[1] == to_rgba(b.highlight_color) != colours[2]
+    with pytest.raises(ValueError, match="highlight"):
+        plots.update_bars(b, [1.0, 1.0, 0.5], highlight=[0, 3])
+
+
 def test_update_bars_wrong_length_raises():
     b = plots.bars([1.0, 2.0], ["a", "b"], plots.new_figure()[1])
     with pytest.raises(ValueError):

@@ -9,7 +9,7 @@ import pytest
 
 from embedlab import quiz
 from embedlab.quiz import Exercise, Forecast, Slip, grade_choice, grade_number, parse_number
-from tests.quiz_cases import PARSE_CASES
+from tests.quiz_cases import AMBIGUOUS_CASES, PARSE_CASES
 
 
 @pytest.mark.parametrize(("text", "expected"), PARSE_CASES)
@@ -146,3 +146,35 @@ def test_live_exercise_offers_the_answer_only_after_a_try() -> None:
     assert e._show.layout.display != "none" and e._solution.value == ""
     e._show.click()
     assert "0.6652" in e._solution.value and e._solution.layout.display != "none"
+
+
+@pytest.mark.parametrize(("text", "answer", "tol", "slip"), AMBIGUOUS_CASES)
+def test_an_ambiguous_entry_says_how_it_was_read(text: str, answer: float, tol: float, slip: float | None) -> None:
+    slips = [quiz.Slip(slip, "A slip.")] if slip is not None else []
+    g = quiz.grade_number(text, answer, abs_tol=tol, slips=slips)
+    digits = text.replace(" ", "")
+    ambiguous = quiz.ambiguous_readings(text) is not None
+    assert ambiguous == (
+        digits.lstrip("-").split(",")[0] not in ("0",)
+        and len(digits.split(",")) == 2
+        and len(digits.split(",")[1].rstrip("%")) == 3
+    )
+    if not ambiguous:
+        assert "Read as" not in g.message
+        return
+    as_thousands, as_decimal = digits.replace(",", ""), digits.replace(",", ".")
+    scale = 100 if "%" in text else 1
+    k, dec = float(as_thousands.rstrip("%")) / scale, float(as_decimal.rstrip("%")) / scale
+    by_thousands = f"(Read as {as_thousands}, the comma separating thousands; for {as_decimal}, type {as_decimal}.)"
+    by_decimal = f"(Read as {as_decimal}, with a decimal comma.)"
+    if abs(k - answer) <= tol:
+        want = ("right", by_thousands)
+    elif abs(dec - answer) <= tol:
+        want = ("right", by_decimal)
+    elif slip is not None and abs(k - slip) <= tol:
+        want = ("slip", by_thousands)
+    elif slip is not None and abs(dec - slip) <= tol:
+        want = ("slip", by_decimal)
+    else:
+        want = ("wrong", by_thousands)
+    assert g.status == want[0] and g.message.endswith(" " + want[1]), (g, want)

@@ -20,7 +20,7 @@ import pytest
 
 from embedlab import exercises, quiz
 from tests.browser import PageWatch
-from tests.quiz_cases import PARSE_CASES
+from tests.quiz_cases import AMBIGUOUS_CASES, PARSE_CASES
 
 ROOT = Path(__file__).resolve().parents[1]
 SELF_CHECK = "notebooks/S-self-check.html"
@@ -174,6 +174,26 @@ def test_page_grader_reads_numbers_as_python_does(watch: PageWatch) -> None:
         if expected is not None and python.status != "right":
             problems.append(f"{text!r}: python does not read it as {expected}")
     assert not problems, "\n".join(problems)
+
+
+def test_page_grader_says_how_an_ambiguous_entry_was_read(watch: PageWatch) -> None:
+    """ "1,946": the page gives the same status and the same words as Python (what it was read as)."""
+    page = watch.open(SELF_CHECK)
+    box = page.locator(".embedlab-exercise[data-kind=number]").first
+    problems = []
+    for text, answer, tol, slip in AMBIGUOUS_CASES:
+        slips = [[slip, "A slip."]] if slip is not None else []
+        box.evaluate(
+            "(b, c) => { b.dataset.answer = String(c[0]); b.dataset.abs = String(c[1]); b.dataset.rel = '0';"
+            " b.dataset.slips = JSON.stringify(c[2]); }",
+            [answer, tol, slips],
+        )
+        python = quiz.grade_number(text, answer, abs_tol=tol, slips=[quiz.Slip(v, m) for v, m in slips])
+        page_says = type_number(page, box, text)
+        if page_says != {"status": python.status, "text": python.message}:
+            problems.append(f"{text!r} against {answer}: page {page_says}, python {python}")
+    assert not problems, "\n".join(problems)
+    assert not watch.errors, watch.errors
 
 
 def test_the_page_holds_every_exercise_and_no_script(site: Path) -> None:

@@ -1,9 +1,11 @@
 """The self-check's exercise bank: cells A-H, numbers of their own, every answer computed by embedlab.
 
 :func:`bank` returns the graded exercises in order; :func:`warmup` the forecast that opens the
-self-check. Nothing here is typed from a worked example: each exercise has its own vectors and
-sizes (the one exception is "find the slip", which is about the draft's own softmax for C), and
-every answer, every slip value and every number in a worked solution is computed below.
+self-check. Nothing here is typed from a worked example: the exercises use their own five-token
+matrix :data:`E5`, their own contexts and their own model sizes (no row of the toy ``E`` and no
+``(V, d)`` pair of the real models in worked example G). The two exceptions are C3 and C4, "find
+the slip", which hand the learner the draft's own softmax for C. Every answer, every slip value
+and every number in a worked solution is computed below.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ import math
 
 import numpy as np
 
-from .budget import REAL_MODELS, param_bytes, param_count
+from .budget import param_bytes, param_count
+from .geometry import angle_deg
 from .grads import embedding_grad, output_grad
 from .logits import tied_logits
 from .lookup import lookup, one_hot_cost
@@ -21,10 +24,14 @@ from .quiz import Exercise, Forecast, Slip
 from .softmax import cross_entropy_grad, saturation_prob, softmax
 from .tokens import E_TOY, TOKENS
 
-#: A five-token vocabulary and its 5x2 embedding matrix, for the lookup exercises.
+#: A five-token vocabulary and its 5x2 embedding matrix: the self-check's own E (no worked example uses it).
 VOCAB5: tuple[str, ...] = ("sun", "moon", "star", "sky", "sea")
 E5: np.ndarray = np.array([[0.1, 0.4], [-0.3, 0.2], [0.5, -0.1], [0.0, 0.7], [-0.6, -0.2]])  # (5, 2)
 E5.setflags(write=False)
+
+#: Model sizes of the self-check's own (V, d): no real model of worked example G has them.
+B_SIZE: tuple[int, int] = (60_000, 1_000)
+G_SIZE: tuple[int, int] = (40_000, 1_536)
 
 #: The draft's softmax for worked example C, as it was written by hand.
 DRAFT_C = (0.19, 0.21, 0.15, 0.40)
@@ -33,10 +40,6 @@ H_C = (0.5, 0.2, -0.3)  # example C's context, only to check the draft
 
 def _vec(v: np.ndarray | tuple[float, ...], digits: int = 2) -> str:
     return "[" + ", ".join(f"{x:.{digits}f}" for x in v) + "]"
-
-
-def _model(name: str) -> dict:
-    return next(m for m in REAL_MODELS if m["name"] == name)
 
 
 def solve_half(n_others: int) -> float:
@@ -52,22 +55,26 @@ def solve_half(n_others: int) -> float:
 
 
 def warmup() -> Forecast:
-    """The self-check's opening forecast: two tokens that share a row of a tied E."""
+    """The self-check's opening forecast: two tokens that share a row of a tied E, held fixed."""
     rng = np.random.default_rng(7)
-    E = np.vstack([E_TOY, E_TOY[1]])  # a fifth token with dog's row
-    contexts = rng.normal(size=(1000, 3))
+    E = np.vstack([E5, E5[1]])  # a sixth token with moon's row
+    contexts = rng.normal(size=(1000, 2)) * rng.uniform(0.01, 100.0, size=(1000, 1))  # short and long
     p = softmax(tied_logits(contexts, E))
-    never = bool(np.allclose(p[:, 1], p[:, 4]))
-    choices = ("No: never", "Yes: a context that points along one of them", "Yes, but only after training")
+    never = bool(np.array_equal(p[:, 1], p[:, 5]))
+    choices = (
+        "No: no context can, while E stays as it is",
+        "Yes: a context that points along one of them",
+        "Yes: a long enough context",
+    )
     return Forecast(
-        "Two tokens share the same row of a tied E, and the output layer has no bias. "
-        "Can any context h give them different probabilities?",
+        "Two tokens share the same row of a tied E, the output layer has no bias, and E is held fixed "
+        "(no training step in between). Can any context h give them different probabilities?",
         choices[0] if never else choices[1],
         choices=choices,
         trap="Most people say yes: two different words feel as if some context must tell them apart. "
-        "But each logit is h · e_j, and equal rows give equal dot products for every h.",
-        settles="worked example E (degenerate inputs) checks it on random contexts; "
-        "exercise E1 below asks what changes when the head has a bias.",
+        "But each logit is h · e_j, and equal rows give equal dot products for every h, short or long.",
+        settles="worked example E (degenerate inputs) checks it on random contexts, and shows that a training "
+        "step, which changes E, can pull the two rows apart; exercise E1 below asks what a bias changes.",
         title="Warm-up forecast",
     )
 
@@ -161,12 +168,11 @@ def bank() -> list[Exercise]:
     )
 
     # -- B: one-hot times E ----------------------------------------------------------------------
-    llama2 = _model("Llama 2 7B")
-    V, d = llama2["vocab_size"], llama2["d_model"]
+    V, d = B_SIZE
     cost = one_hot_cost(V, d)
     out.append(
         Exercise(
-            f"Llama 2 7B has V = {V:,} tokens and d = {d:,}. Embedding one token as one_hot(id, V) @ E, "
+            f"A model has V = {V:,} tokens and d = {d:,}. Embedding one token as one_hot(id, V) @ E, "
             "how many of the multiplications are by zero?",
             cost["wasted_multiplies"],
             abs_tol=0.5,
@@ -185,57 +191,59 @@ def bank() -> list[Exercise]:
     )
 
     # -- C: tied logits --------------------------------------------------------------------------
-    toy_rows = "; ".join(f"{t} {_vec(r, 1)}" for t, r in zip(TOKENS, E_TOY, strict=True))
-    h = lookup(E_TOY, TOKENS.index("dog"))
-    z = tied_logits(h, E_TOY)
-    winner = TOKENS[int(np.argmax(z))]
+    self_token = "sun"
+    h = lookup(E5, VOCAB5.index(self_token))
+    z = tied_logits(h, E5)
+    winner = VOCAB5[int(np.argmax(z))]
+    angles = {t: angle_deg(h, r) for t, r in zip(VOCAB5, E5, strict=True)}
     out.append(
         Exercise(
-            f"The toy E has rows {toy_rows}. The context is dog's own row, h = e_dog. "
+            f"Same five-token E: {rows_text}. The context is sun's own row, h = e_sun. "
             "With tied weights and no bias, which token gets the largest logit?",
             winner,
-            choices=TOKENS,
+            choices=VOCAB5,
             slips=[
                 Slip(
-                    "dog",
-                    "Tempting: dog's row points exactly along h. But a logit is a dot product, "
-                    "so the length of a row counts too. Compute all four.",
+                    self_token,
+                    f"Tempting: {self_token}'s row points exactly along h. But a logit is a dot product, "
+                    "so the length of a row counts too. Compute all five.",
                 )
             ]
-            if winner != "dog"
+            if winner != self_token
             else [],
             solution="The logits are h · e_j: "
-            + ", ".join(f"{t} {v:+.2f}" for t, v in zip(TOKENS, z, strict=True))
-            + f". {winner} wins: its row is longer than dog's and nearly as well aligned, "
-            "so its dot product with e_dog is larger than e_dog · e_dog.",
+            + ", ".join(f"{t} {v:+.2f}" for t, v in zip(VOCAB5, z, strict=True))
+            + f". {winner} wins: its row is {np.linalg.norm(E5[VOCAB5.index(winner)]):.2f} long against "
+            f"{self_token}'s {np.linalg.norm(h):.2f}, and only {angles[winner]:.0f}° away from h, so its dot product "
+            f"with e_{self_token} is larger than e_{self_token} · e_{self_token}.",
             title="C1 · Does a token score highest against itself?",
             cell="C",
-            misconception="With h = e_dog, dog must win (a logit is a dot product: length matters, not only angle).",
+            misconception="With h = e_j, token j must win (a logit is a dot product: length matters, not only angle).",
         )
     )
-    h2 = np.array([0.4, -0.1, 0.6])
-    z2 = tied_logits(h2, E_TOY)
+    h2 = np.array([0.6, -0.3])
+    z2 = tied_logits(h2, E5)
     p2 = softmax(z2)
     j2 = int(np.argmax(p2))
     naive = z2 / z2.sum()
     out.append(
         Exercise(
-            f"Same toy E. The context is h = {_vec(h2, 1)}. What probability does the tied model "
-            f"give to '{TOKENS[j2]}'?",
+            f"Same five-token E. The context is h = {_vec(h2, 1)}. What probability does the tied model "
+            f"give to '{VOCAB5[j2]}'?",
             float(p2[j2]),
             abs_tol=0.005,
             fmt="{:.4f}",
             slips=[
-                Slip(float(z2[j2]), "That is the logit. Turn the four logits into probabilities first."),
-                Slip(float(math.exp(z2[j2])), "That is e to the logit: divide by the sum over all four tokens."),
+                Slip(float(z2[j2]), "That is the logit. Turn the five logits into probabilities first."),
+                Slip(float(math.exp(z2[j2])), "That is e to the logit: divide by the sum over all five tokens."),
                 Slip(float(naive[j2]), "Dividing logits by their sum is not softmax: exponentiate first."),
                 Slip(float(p2[np.argsort(p2)[-2]]), "That is the runner-up's probability: check which row you used."),
             ],
             solution="Logits z = h · e_j: "
-            + ", ".join(f"{t} {v:+.2f}" for t, v in zip(TOKENS, z2, strict=True))
+            + ", ".join(f"{t} {v:+.2f}" for t, v in zip(VOCAB5, z2, strict=True))
             + ". Softmax exponentiates and divides by the sum: "
-            + ", ".join(f"{t} {v:.4f}" for t, v in zip(TOKENS, p2, strict=True))
-            + f". So P({TOKENS[j2]}) = {p2[j2]:.4f}.",
+            + ", ".join(f"{t} {v:.4f}" for t, v in zip(VOCAB5, p2, strict=True))
+            + f". So P({VOCAB5[j2]}) = {p2[j2]:.4f}.",
             title="C2 · Probability of the winner",
             cell="C",
         )
@@ -283,6 +291,10 @@ def bank() -> list[Exercise]:
             slips=[
                 Slip(float(1 - draft.sum()), "That is how far the whole sum falls short; the question is about ran."),
                 Slip(
+                    float(round(truth[ran], 2) - draft[ran]),
+                    "That rounds the true P(ran) to two places first: keep four places, then subtract.",
+                ),
+                Slip(
                     float(tied_logits(np.array(H_C), E_TOY)[ran] - draft[ran]),
                     "That compares ran's logit with its probability: apply softmax first.",
                 ),
@@ -318,23 +330,23 @@ def bank() -> list[Exercise]:
             misconception="A negative logit means an unlikely token (only differences between logits matter).",
         )
     )
-    hd = np.array([-0.6, 0.4, 0.3])
-    zp, zm = tied_logits(hd, E_TOY), tied_logits(-hd, E_TOY)
-    win_p, win_m = TOKENS[int(np.argmax(zp))], TOKENS[int(np.argmax(zm))]
-    runner_up = TOKENS[int(np.argsort(zp)[-2])]
+    hd = np.array([-0.2, 0.5])
+    zp, zm = tied_logits(hd, E5), tied_logits(-hd, E5)
+    win_p, win_m = VOCAB5[int(np.argmax(zp))], VOCAB5[int(np.argmax(zm))]
+    runner_up = VOCAB5[int(np.argsort(zp)[-2])]
     out.append(
         Exercise(
-            f"Toy E, context h = {_vec(hd, 1)}: '{win_p}' gets the largest logit. "
+            f"The five-token E again, context h = {_vec(hd, 1)}: '{win_p}' gets the largest logit. "
             "Flip the context to −h. Which token wins now?",
             win_m,
-            choices=TOKENS,
+            choices=VOCAB5,
             slips=[Slip(runner_up, "Flipping h does not promote the runner-up: what does it do to each logit?")]
             if runner_up != win_m
             else [],
             solution="(−h) · e_j = −(h · e_j): every logit changes sign, so the order reverses. With h: "
-            + ", ".join(f"{t} {v:+.2f}" for t, v in zip(TOKENS, zp, strict=True))
+            + ", ".join(f"{t} {v:+.2f}" for t, v in zip(VOCAB5, zp, strict=True))
             + "; with −h: "
-            + ", ".join(f"{t} {v:+.2f}" for t, v in zip(TOKENS, zm, strict=True))
+            + ", ".join(f"{t} {v:+.2f}" for t, v in zip(VOCAB5, zm, strict=True))
             + f". The former last place, {win_m}, wins.",
             title="D2 · Flip the context",
             cell="D",
@@ -343,21 +355,22 @@ def bank() -> list[Exercise]:
     )
 
     # -- E: degenerate inputs --------------------------------------------------------------------
-    bias = np.array([0.5, 0.0, -0.5, 1.0])
-    pe = softmax(tied_logits(np.zeros(3), E_TOY, bias=bias))
+    bias = np.array([0.5, 0.0, -0.5, 1.0, 0.2])
+    pe = softmax(tied_logits(np.zeros(2), E5, bias=bias))
+    sky = VOCAB5.index("sky")
     out.append(
         Exercise(
-            f"The context is all zeros, h = [0, 0, 0], but the output layer adds a bias b = {_vec(bias, 1)} "
-            "(one per token: cat, dog, the, ran). Is the distribution uniform? Give P(ran).",
-            float(pe[ran]),
+            f"The five-token E, a context of all zeros, h = [0, 0], but the output layer adds a bias "
+            f"b = {_vec(bias, 1)} (one per token: {', '.join(VOCAB5)}). Is the distribution uniform? Give P(sky).",
+            float(pe[sky]),
             abs_tol=0.005,
             fmt="{:.4f}",
             slips=[
-                Slip(1 / len(TOKENS), "Uniform holds only without a bias: what are the logits when h is zero?"),
-                Slip(float(bias[ran]), "That is ran's logit; apply softmax to all four."),
+                Slip(1 / len(VOCAB5), "Uniform holds only without a bias: what are the logits when h is zero?"),
+                Slip(float(bias[sky]), "That is sky's logit; apply softmax to all five."),
             ],
             solution=f"With h = 0 every dot product is 0, so the logits are the bias itself, {_vec(bias, 1)}. "
-            f"Softmax of the bias gives {_vec(pe, 4)}: not uniform. P(ran) = {pe[ran]:.4f}.",
+            f"Softmax of the bias gives {_vec(pe, 4)}: not uniform. P(sky) = {pe[sky]:.4f}.",
             title="E1 · A zero context with a bias",
             cell="E",
             misconception="A zero context always gives uniform probabilities (not when the head has a bias).",
@@ -404,41 +417,43 @@ def bank() -> list[Exercise]:
     )
 
     # -- G: memory budget ------------------------------------------------------------------------
-    llama = _model("Llama 3.2 1B")
-    Vl, dl = llama["vocab_size"], llama["d_model"]
-    untied, tied = param_count(Vl, dl, tied=False), param_count(Vl, dl, tied=True)
+    Vg, dg = G_SIZE
+    untied, tied = param_count(Vg, dg, tied=False), param_count(Vg, dg, tied=True)
+    draft_saving = untied - param_count(Vg, dg, tied=True, output_bias=True)  # the draft's Vd + V on the tied side
     out.append(
         Exercise(
-            f"Llama 3.2 1B ties its embeddings: V = {Vl:,}, d = {dl:,}, no output bias. "
+            f"A model ties its embeddings: V = {Vg:,}, d = {dg:,}, and its head has no output bias. "
             "How many parameters does tying save, compared with a separate output matrix?",
             untied - tied,
             abs_tol=0.5,
-            rel_tol=0.001,
             fmt="{:,.0f}",
             slips=[
                 Slip(untied, "That is the untied total of both matrices; the question is what tying removes."),
                 Slip(0.5, "That is the fraction saved; the question asks for a count of parameters."),
+                Slip(draft_saving, "That keeps a length-V bias on the tied side: this head has no output bias."),
+                Slip(tied + Vg, "That is the tied layer with a bias, not what tying removes."),
             ],
             solution=f"Untied: two V × d matrices, {untied:,}. Tied: one, counted once, {tied:,}. "
-            f"Tying saves V × d = {untied - tied:,} parameters, exactly half.",
-            title="G1 · What tying saves in Llama 3.2 1B",
+            f"Tying saves V × d = {untied - tied:,} parameters, exactly half. (With a length-V output bias on "
+            f"the tied side, as the draft assumes, it would save V × d − V = {draft_saving:,}.)",
+            title="G1 · What tying saves",
             cell="G",
             misconception="Tying saves the whole 2Vd (it saves one of the two V x d matrices).",
         )
     )
-    saved_bf16 = param_bytes(Vl, dl, tied=False, dtype="bfloat16") - param_bytes(Vl, dl, tied=True, dtype="bfloat16")
-    saved_f32 = param_bytes(Vl, dl, tied=False) - param_bytes(Vl, dl, tied=True)
+    saved_bf16 = param_bytes(Vg, dg, tied=False, dtype="bfloat16") - param_bytes(Vg, dg, tied=True, dtype="bfloat16")
+    saved_f32 = param_bytes(Vg, dg, tied=False) - param_bytes(Vg, dg, tied=True)
     out.append(
         Exercise(
             "Same model, stored in bfloat16 (2 bytes per number). How many bytes does tying save?",
             saved_bf16,
             abs_tol=0.5,
-            rel_tol=0.001,
             fmt="{:,.0f}",
             unit="bytes",
             slips=[
                 Slip(saved_f32, "That is at 4 bytes per number (float32); bfloat16 takes 2."),
                 Slip(untied - tied, "That is the count of parameters; each takes 2 bytes."),
+                Slip(2 * draft_saving, "That keeps a length-V bias on the tied side: this head has no output bias."),
             ],
             solution=f"Tying saves {untied - tied:,} parameters; at 2 bytes each that is {saved_bf16:,} bytes, "
             f"about {saved_bf16 / 2**20:,.0f} MiB.",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from matplotlib.ticker import NullLocator
 
 from . import plots
 from ._validation import _describe, check_ids, check_size
@@ -34,21 +35,56 @@ def _token_label(i: int) -> str:
 
 
 def lookup_explorer() -> Explorer:
-    """A: pick a token; its row of ``E`` lights up in the heatmap."""
+    """A: pick a word and where ids start counting; see the row ``lookup`` returns, or its error.
+
+    Counting from 0, the word's own row comes back. Counting from 1, every word but the last
+    silently returns the next word's row, and the last raises ``ValueError`` (no such row).
+    """
 
     def setup(fig: Any, ax: Any) -> Any:
-        art = plots.heatmap(E_TOY, ax, row_labels=TOKENS, highlight_row=2)
-        ax.set_title("E (4 x 3): lookup reads one row")
+        art = plots.heatmap(E_TOY, ax, row_labels=[_token_label(i) for i in range(len(TOKENS))], highlight_row=2)
+        error = ax.text(
+            1.0,
+            1.5,
+            "",
+            ha="center",
+            va="center",
+            fontsize=12,
+            color=plots.VERMILLION,
+            fontweight="bold",
+            bbox={"facecolor": "white", "edgecolor": plots.VERMILLION, "boxstyle": "round,pad=0.4"},
+        )
+        title = ax.set_title("")
 
-        def update(token_id: int) -> str:
+        def update(word: int, start: int) -> str:
+            token_id = word + start  # the id of `word` for a reader who counts from `start`
+            try:
+                row = lookup(E_TOY, token_id)
+            except ValueError as exc:
+                plots.set_highlight_row(art["box"], None)
+                error.set_text(f"lookup(E, {token_id}):\nValueError, no row {token_id}")
+                error.set_visible(True)
+                title.set_text(f'"{TOKENS[word]}" counted from {start}: id {token_id}')
+                return f'"{TOKENS[word]}" counted from {start} is id {token_id}: lookup raises ValueError ({exc}).'
             plots.set_highlight_row(art["box"], token_id)
-            row = lookup(E_TOY, token_id)
-            return f'Heatmap of E with row {token_id} ("{TOKENS[token_id]}") outlined: lookup returns {_vec(row)}.'
+            error.set_visible(False)
+            title.set_text(f'"{TOKENS[word]}" counted from {start}: id {token_id}, row of "{TOKENS[token_id]}"')
+            if token_id == word:
+                verdict = "the right row"
+            else:
+                verdict = f'the row of "{TOKENS[token_id]}", the wrong word, with no error'
+            return (
+                f'"{TOKENS[word]}" counted from {start} is id {token_id}: lookup returns row {token_id}, '
+                f"{_vec(row)}: {verdict}."
+            )
 
-        return update, [art["box"]]
+        return update, [art["box"], error, title]
 
-    control = Control("token_id", "token", tuple(range(len(TOKENS))), value=2, fmt=_token_label)
-    return Explorer("Lookup: pick a token, read its row", [control], setup, figsize=(5.5, 3.0))
+    controls = [
+        Control("word", "word", tuple(range(len(TOKENS))), value=2, fmt=lambda i: TOKENS[i]),
+        Control("start", "ids count from", (0, 1), value=0),
+    ]
+    return Explorer("Lookup: which row comes back", controls, setup, figsize=(5.5, 3.2))
 
 
 #: (name, V, d) pairs that occur together: the toy and real models from :data:`REAL_MODELS`.
@@ -87,7 +123,10 @@ def one_hot_cost_explorer(presets: tuple[tuple[str, int, int], ...] = SIZE_PRESE
     def setup(fig: Any, ax: Any) -> Any:
         b = plots.bars([1.0, 1.0], labels, ax, color=plots.BLUE, highlight_color=plots.GREEN, annotate=False)
         ax.set_yscale("log")
-        ax.set_ylim(1, 10 ** np.ceil(np.log10(max(v * d for _, v, d in presets)) + 1))
+        top = int(np.ceil(np.log10(max(v * d for _, v, d in presets)))) + 1
+        ax.set_ylim(1, 10.0**top)
+        ax.set_yticks([10.0**k for k in range(0, top + 1, 2)])  # each labelled tick 100 times the one below
+        ax.yaxis.set_minor_locator(NullLocator())
         ax.set_ylabel("operations per token (log scale)")
         notes = [
             ax.annotate("", (i, 1), ha="center", fontsize=12, xytext=(0, 3), textcoords="offset points")
@@ -132,13 +171,16 @@ def logits_explorer() -> Explorer:
         def update(h0: float, h1: float, h2: float) -> str:
             z = tied_logits([h0, h1, h2], E_TOY)
             p = softmax(z)
-            win = int(np.argmax(p))
-            plots.update_bars(bz, z, win)
-            plots.update_bars(bp, p, win)
-            return (
-                f"h = {_vec([h0, h1, h2])}: logits {_vec(z)}, probabilities {_vec(p, signed=False)}; "
-                f'"{TOKENS[win]}" wins with p = {p[win]:.2f}.'
-            )
+            top = [int(j) for j in np.flatnonzero(np.isclose(z, z.max(), rtol=0.0, atol=1e-12))]  # ties included
+            plots.update_bars(bz, z, top)
+            plots.update_bars(bp, p, top)
+            if len(top) == 1:
+                verdict = f'"{TOKENS[top[0]]}" wins with p = {p[top[0]]:.2f}'
+            else:
+                verdict = (
+                    "a tie: " + ", ".join(f'"{TOKENS[j]}"' for j in top) + f" share the top, p = {p[top[0]]:.2f} each"
+                )
+            return f"h = {_vec([h0, h1, h2])}: logits {_vec(z)}, probabilities {_vec(p, signed=False)}; {verdict}."
 
         return update, [bz, bp]
 
@@ -191,14 +233,18 @@ def alignment_explorer(token: int = 2) -> Explorer:
             else:
                 sign = "positive: aligned" if score > 0 else "negative: anti-aligned"
             title.set_text(f"h . e = {plots.signed2(score)}, {sign.split(':')[0]}")
+            between = min(angle % 360, 360 - angle % 360)  # the angle between h and e, 0 to 180 degrees
+            turned = f"h turned {angle} degrees from e" + (
+                f" (an angle of {between} degrees)" if between != angle else ""
+            )
             return (
-                f"h = {_vec(h)} at {angle} degrees from e = {_vec(e)}: "
-                f"dot product |h| |e| cos({angle} deg) = {plots.signed2(score)}, {sign}."
+                f"{turned}, h = {_vec(h)}, e = {_vec(e)}: "
+                f"dot product |h| |e| cos({between} deg) = {plots.signed2(score)}, {sign}."
             )
 
         return update, [q, title]
 
-    control = Control("angle", "angle between h and e (degrees)", tuple(range(0, 360, 15)), value=45, fmt="{} deg")
+    control = Control("angle", "turn h from e (degrees)", tuple(range(0, 360, 15)), value=45, fmt="{} deg")
     return Explorer("Sign of alignment: rotate h around e", [control], setup, figsize=(4.4, 4.4))
 
 

@@ -220,33 +220,50 @@ def rank_one_rows(g_out: Any, h: Any, labels: Sequence[str] = TOKENS, *, ax: Any
     return fig, {"arrows": q, "points": points, "plane": basis}
 
 
-def tie_scatter(z_real: Any, z_dup: Any, i: int = 0, j: int = 1, labels: Sequence[str] = TOKENS) -> tuple[Any, dict]:
+def tie_scatter(
+    z_real: Any, z_dup: Any, i: int = 0, j: int = 1, labels: Sequence[str] = TOKENS, far: int | None = None
+) -> tuple[Any, dict]:
     """Worked example E: logit ``i`` against logit ``j`` over many contexts, real rows and duplicated rows.
+
+    With ``far``, a first panel plots logit ``i`` against logit ``far`` with the real rows: a pair
+    of rows far apart, for contrast with ``i`` and ``j``, which may already lie close together.
 
     Returns
     -------
     fig, dict
-        ``points`` (one Line2D of markers per panel) and ``diagonals``.
+        ``points`` (one Line2D of markers per panel, left to right), ``diagonals`` and ``pairs``
+        (the ``(x column, y column)`` of each panel).
     """
     panels = []
     for name, z in (("z_real", z_real), ("z_dup", z_dup)):
         z = check_float_array(z, name, ndim=2)
         check_finite(z, name)
         panels.append(z)
-    fig, axes = plots.new_figure((7.0, 3.6), ncols=2)
-    lim = 1.05 * max(float(np.abs(z[:, [i, j]]).max()) for z in panels)
+    n_tokens = panels[0].shape[1]
+    for name, k in (("i", i), ("j", j), *((("far", far),) if far is not None else ())):
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < n_tokens:
+            raise ValueError(f"{name} must be a token index in [0, {n_tokens}), got {k!r}")
+    if len(labels) != n_tokens:
+        raise ValueError(f"labels must name every token ({n_tokens}), got {len(labels)}")
+    specs = [(panels[0], i, j, "real rows"), (panels[1], i, j, f"{labels[j]} given {labels[i]}'s row")]
+    if far is not None:
+        specs.insert(0, (panels[0], i, far, "real rows, far apart"))
+    fig, axes = plots.new_figure((3.5 * len(specs), 3.6), ncols=len(specs))
+    lim = 1.05 * max(float(np.abs(z[:, [a, b]]).max()) for z, a, b, _ in specs)
     points, diagonals = [], []
-    for ax, z, title in zip(axes, panels, ("real rows", f"{labels[j]} given {labels[i]}'s row"), strict=True):
+    for ax, (z, a, b, title) in zip(np.atleast_1d(axes), specs, strict=True):
         with plots.style():
-            (pts,) = ax.plot(z[:, i], z[:, j], "o", markersize=3, alpha=0.6)
+            (pts,) = ax.plot(z[:, a], z[:, b], "o", markersize=3, alpha=0.6)
             (diag,) = ax.plot([-lim, lim], [-lim, lim], color=plots.GREY, linewidth=1)
-            ax.set_xlabel(f"z_{labels[i]}")
-            ax.set_ylabel(f"z_{labels[j]}")
+            ax.set_xlim(-lim, lim)
+            ax.set_ylim(-lim, lim)
+            ax.set_xlabel(f"z_{labels[a]}")
+            ax.set_ylabel(f"z_{labels[b]}")
             ax.set_title(title)
             ax.set_aspect("equal")
         points.append(pts)
         diagonals.append(diag)
-    return fig, {"points": points, "diagonals": diagonals}
+    return fig, {"points": points, "diagonals": diagonals, "pairs": [(a, b) for _, a, b, _ in specs]}
 
 
 def embedding_shares(*, ax: Any = None) -> tuple[Any, dict]:

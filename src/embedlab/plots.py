@@ -199,17 +199,25 @@ def bars(
     return container
 
 
-def update_bars(container: BarContainer, values: Any, highlight: int | None = None) -> None:
-    """Set the heights of bars made by :func:`bars`, their value labels, and the highlighted bar."""
+def update_bars(container: BarContainer, values: Any, highlight: int | Sequence[int] | None = None) -> None:
+    """Set the heights of bars made by :func:`bars`, their value labels, and the highlighted bar or bars.
+
+    ``highlight`` is one bar's index, a sequence of indexes (tied winners, say), or None.
+    """
     if not hasattr(container, "base_color"):
         raise TypeError(f"container must be the BarContainer made by bars, got {_describe(container)}")
     values = _values(values, "values", ndim=1)
     if values.size != len(container.patches):
         raise ValueError(f"values must have one entry per bar ({len(container.patches)}), got {values.size}")
-    highlight = _index(highlight, values.size, "highlight")
+    if isinstance(highlight, (list, tuple, np.ndarray)):
+        if len(highlight) > values.size:
+            raise ValueError(f"highlight must name at most {values.size} bars, got {len(highlight)}")
+        lit = {_index(i, values.size, "highlight") for i in highlight}
+    else:
+        lit = {_index(highlight, values.size, "highlight")}
     for i, (rect, value) in enumerate(zip(container.patches, values, strict=True)):
         rect.set_height(value)
-        rect.set_facecolor(container.highlight_color if i == highlight else container.base_color)  # type: ignore[attr-defined]
+        rect.set_facecolor(container.highlight_color if i in lit else container.base_color)  # type: ignore[attr-defined]
     for note, rect, value in zip(container.annotations, container.patches, values, strict=False):  # type: ignore[attr-defined]
         x = rect.get_x() + rect.get_width() / 2
         note.xy = (x, max(value, 0.0))

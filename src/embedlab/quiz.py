@@ -34,12 +34,16 @@ WRONG_NUMBER = "Not yet. Check each step of your working and try again."
 WRONG_CHOICE = "Not this one. Reread the question and try again."
 RIGHT = "Right."
 FORECAST_WRONG = "Not quite: see below."
+#: Said after the verdict when "1,946" could be either number: what it was read as, and how to type the other.
+READ_THOUSANDS = "(Read as {a}, the comma separating thousands; for {b}, type {b}.)"
+READ_DECIMAL = "(Read as {b}, with a decimal comma.)"
 
 _NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?"
 _FULL = re.compile(rf"^({_NUMBER})(?:/({_NUMBER}))?$", re.IGNORECASE | re.ASCII)  # ASCII digits, as in JS
 _THOUSANDS = re.compile(r"^[+-]?[1-9]\d{0,2}(?:,\d{3})+$", re.ASCII)  # 262,668,288 (but not 0,420)
 _ONE_COMMA = re.compile(r"^[^,.]*,[^,.]*$")  # 0,42: a decimal comma
 _SPACES = re.compile(r"[\s_\u2009\u202f]")
+_AMBIGUOUS = re.compile(r"^[+-]?[1-9]\d{0,2},\d{3}%?$", re.ASCII)  # 1,946: thousands, or 1.946 with a comma
 
 
 def parse_number(text: str) -> float | None:
@@ -79,6 +83,20 @@ def parse_number(text: str) -> float | None:
     if percent:
         x = x / 100
     return x if math.isfinite(x) else None
+
+
+def ambiguous_readings(text: str) -> tuple[str, str] | None:
+    """The two ways to read an entry such as ``1,946``: (thousands, decimal comma); None if unambiguous.
+
+    Examples
+    --------
+    >>> ambiguous_readings("1,946"), ambiguous_readings("0,42"), ambiguous_readings("262,668,288")
+    (('1946', '1.946'), None, None)
+    """
+    t = _SPACES.sub("", text).replace("\u2212", "-")
+    if not _AMBIGUOUS.match(t):
+        return None
+    return t.replace(",", ""), t.replace(",", ".")
 
 
 def is_blank(text: str) -> bool:
@@ -141,12 +159,33 @@ def grade_number(
     x = parse_number(text)
     if x is None:
         return Grade("nan", NOT_A_NUMBER)
+    readings = ambiguous_readings(text)
+    if readings is None:
+        return _grade_value(x, answer, abs_tol, rel_tol, slips, right, wrong, "")
+    # "1,946": both readings are graded, and the feedback says which was used. A right reading wins
+    # (thousands first), then a slip (thousands first); a wrong entry is reported as read in thousands.
+    a, b = readings
+    graded = [_grade_value(x, answer, abs_tol, rel_tol, slips, right, wrong, " " + READ_THOUSANDS.format(a=a, b=b))]
+    decimal = parse_number(b)
+    if decimal is not None:
+        note = " " + READ_DECIMAL.format(b=b)
+        graded.append(_grade_value(decimal, answer, abs_tol, rel_tol, slips, right, wrong, note))
+    for status in ("right", "slip"):
+        for g in graded:
+            if g.status == status:
+                return g
+    return graded[0]
+
+
+def _grade_value(
+    x: float, answer: float, abs_tol: float, rel_tol: float, slips: Sequence[Slip], right: str, wrong: str, note: str
+) -> Grade:
     if within(x, answer, abs_tol, rel_tol):
-        return Grade("right", right)
+        return Grade("right", right + note)
     for slip in slips:
         if within(x, float(slip.value), abs_tol, rel_tol):
-            return Grade("slip", slip.feedback)
-    return Grade("wrong", wrong)
+            return Grade("slip", slip.feedback + note)
+    return Grade("wrong", wrong + note)
 
 
 def grade_choice(
@@ -190,9 +229,18 @@ _GRADE_JS = (
     "var q=this.closest('.embedlab-quiz'),d=q.dataset,s,m=null;"
     "function w(x,a){return Math.abs(x-a)<=Math.max(Number(d.abs),Number(d.rel)*Math.abs(a))*(1+1e-9);}"
     "var sl=JSON.parse(d.slips);"
-    "if(d.kind==='number'){var x=(" + _PARSE_JS + ")(q.querySelector('input[type=text]').value);"
-    "if(x===null)s='blank';else if(isNaN(x))s='nan';else if(w(x,Number(d.answer)))s='right';"
-    "else{s='wrong';for(var i=0;i<sl.length;i++){if(w(x,Number(sl[i][0]))){s='slip';m=sl[i][1];break;}}}}"
+    "function G(x,n){if(w(x,Number(d.answer)))return['right',d.right+n];"
+    "for(var i=0;i<sl.length;i++){if(w(x,Number(sl[i][0])))return['slip',sl[i][1]+n];}return['wrong',d.wrong+n];}"
+    "if(d.kind==='number'){var P=" + _PARSE_JS + ",raw=q.querySelector('input[type=text]').value,x=P(raw),g;"
+    "var c=raw.replace(/[\\s_\\u2009\\u202f]/g,'').replace(/\\u2212/g,'-');"
+    "if(x===null)s='blank';else if(isNaN(x))s='nan';"
+    "else if(/^[+-]?[1-9]\\d{0,2},\\d{3}%?$/.test(c)){var ra=c.replace(',',''),rb=c.replace(',','.'),xd=P(rb);"
+    "var gs=[G(x,' '+d.readk.split('{a}').join(ra).split('{b}').join(rb))];"
+    "if(xd!==null&&!isNaN(xd))gs.push(G(xd,' '+d.readd.split('{b}').join(rb)));g=gs[0];"
+    "for(var k=gs.length-1;k>=0;k--){if(gs[k][0]==='slip')g=gs[k];}"
+    "for(k=gs.length-1;k>=0;k--){if(gs[k][0]==='right')g=gs[k];}"
+    "s=g[0];m=g[1];}"
+    "else{g=G(x,'');s=g[0];m=g[1];}}"
     "else{var c=q.querySelector('input[type=radio]:checked');if(!c)s='blank';"
     "else if(c.value===d.answer)s='right';"
     "else{s='wrong';for(var j=0;j<sl.length;j++){if(sl[j][0]===c.value){s='slip';m=sl[j][1];break;}}}}"
@@ -329,6 +377,8 @@ class _Question:
             "blank": PICK_ONE if self.is_choice else BLANK,
             "nan": NOT_A_NUMBER,
         }
+        if not self.is_choice:
+            data.update({"readk": READ_THOUSANDS, "readd": READ_DECIMAL})
         data.update(self._verdicts())
         attrs = " ".join(f'data-{k}="{esc(v)}"' for k, v in data.items())
         label = self.title or self.kind_label
