@@ -197,7 +197,9 @@ def chapter_figures():
         "alignment_arrows": figures.alignment_arrows(E_TOY[2], {"h_A": [-1.0, 0, 0]})[0],
         "saturation_curves": figures.saturation_curves()[0],
         "gradient_sizes": figures.gradient_sizes()[0],
-        "rank_one_rows": figures.rank_one_rows(np.outer([0.1, 0.2, -0.3, 0.0], [1.0, 1.0, -2.0]), [1.0, 1.0, -2.0])[0],
+        "output_path_panels": figures.output_path_panels(
+            np.outer([0.1, 0.2, -0.3, 0.0], [1.0, 1.0, -2.0]), np.eye(4, 3), [1.0, 1.0, -2.0]
+        )[0],
         "tie_scatter": figures.tie_scatter(z, z)[0],
         "embedding_shares": figures.embedding_shares()[0],
     }

@@ -417,7 +417,7 @@ def test_budget_every_model_bars_are_the_shares():
         head = share["head"]
         assert share["embedding"] == V * d
         rest = total - V * d - head
-        other_head = V * d if m["tied"] else 0
+        other_head = head + V * d if m["tied"] else head - V * d  # the matrix added or dropped; a bias stays
         other_total = V * d + other_head + rest
         expected = [
             [100 * V * d / total, 100 * head / total, 100 * rest / total],

@@ -56,6 +56,17 @@ def test_projection_panels_draw_each_row_h_and_the_shadow(h):
         assert shadow * norm_e == pytest.approx(dot, abs=1e-12)
 
 
+@pytest.mark.parametrize("h", [H_C, E_TOY[1], E_TOY[0]])
+def test_projection_panels_labels_never_overprint(h):
+    """With h equal to a row, the tips meet; the two labels must still not overlap on the canvas."""
+    fig, art = figures.projection_panels(h, E_TOY)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for q in art["arrows"]:
+        row_label, h_label = (t.get_window_extent(renderer) for t in q.labels)
+        assert not row_label.overlaps(h_label), (row_label, h_label)
+
+
 def test_projection_panels_counterexample_longer_row_wins():
     """With h = dog's row, dog's shadow is the longest, yet cat's logit is the largest."""
     _fig, art = figures.projection_panels(E_TOY[1], E_TOY)
@@ -110,15 +121,48 @@ def test_gradient_sizes_slope_vanishes_loss_gradient_does_not():
     assert slope[-1] < 1e-3 and art["target_other"].get_data()[1][-1] > 0.99
 
 
-def test_rank_one_rows_all_along_h():
+def test_output_path_panels_one_prediction_on_the_axis_a_batch_off_it():
+    """Arrow ends read back: each is the row's component along h and along the second direction."""
     h = np.array([1.0, 1.0, -2.0])
     coeff = np.array([0.15, 0.05, 0.10, -0.30])
-    g_out = np.outer(coeff, h)
-    _fig, art = figures.rank_one_rows(g_out, h)
-    ends = quiver_ends(art["arrows"])
-    check_plane_drawing(ends, np.vstack([h, g_out]))
-    for tip, c in zip(ends[1:], coeff, strict=True):
-        assert tip == pytest.approx(c * ends[0], abs=1e-12), "each row's arrow is its coefficient times h"
+    g_one = np.outer(coeff, h)  # one prediction: (p - y)_j h
+    rng = np.random.default_rng(5)
+    contexts, weights = rng.normal(size=(16, 3)), rng.normal(size=(16, 4))
+    g_batch = weights.T @ contexts  # a sum of 16 rank-one terms
+    fig, art = figures.output_path_panels(g_one, g_batch, h, batch_label="16 positions")
+    u1, u2 = art["plane"]
+    assert u1 == pytest.approx(h / np.linalg.norm(h), abs=1e-12) and abs(u1 @ u2) < 1e-12
+    assert np.linalg.norm(u2) == pytest.approx(1.0, abs=1e-12)
+    assert art["ranks"] == [1, 3] == [np.linalg.matrix_rank(g_one), np.linalg.matrix_rank(g_batch)]
+    for q, g in zip(art["arrows"], (g_one, g_batch), strict=True):
+        ends = quiver_ends(q)
+        for tip, j in zip(ends, q.rows, strict=True):
+            assert tip == pytest.approx([g[j] @ u1, g[j] @ u2], abs=1e-12)
+        assert sorted(q.rows) == list(range(4))
+    one = quiver_ends(art["arrows"][0])
+    assert np.abs(one[:, 1]).max() < 1e-12, "one prediction: every row on h's axis"
+    batch = quiver_ends(art["arrows"][1])
+    assert np.abs(batch[:, 1]).max() > 0.1 * np.abs(batch).max(), "a batch: rows leave the axis"
+    assert [ax.get_title() for ax in fig.axes[:2]] == ["one prediction: rank 1", "16 positions: rank 3"]
+
+
+def test_output_path_panels_would_show_a_matrix_that_is_not_rank_one():
+    """The view could show the difference: a rank-two 'single' matrix leaves the axis in panel one."""
+    h = np.array([1.0, 0.0, 0.0])
+    g = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.5, 0.5, 0.0], [0.0, 0.0, 0.0]])
+    _fig, art = figures.output_path_panels(g, g, h)
+    assert np.abs(quiver_ends(art["arrows"][0])[:, 1]).max() > 0.5
+
+
+def test_gradient_sizes_legend_covers_no_curve():
+    """F, Step 5: the legend sits where no curve passes (read back in display coordinates)."""
+    fig, art = figures.gradient_sizes(3)
+    fig.canvas.draw()
+    box = fig.axes[0].get_legend().get_window_extent(fig.canvas.get_renderer())
+    for line in (art["slope"], art["target_0"], art["target_other"]):
+        xy = line.get_transform().transform(np.column_stack(line.get_data()))
+        inside = (xy[:, 0] >= box.x0) & (xy[:, 0] <= box.x1) & (xy[:, 1] >= box.y0) & (xy[:, 1] <= box.y1)
+        assert not inside.any(), f"{line.get_label()} runs under the legend"
 
 
 def test_tie_scatter_points_are_the_logits():
@@ -158,7 +202,8 @@ def test_tie_scatter_far_pair_panel_comes_first():
         (lambda: plots.curve([1.0, 2.0], [1.0]), "same length"),
         (lambda: figures.projection_panels([1.0, 2.0], E_TOY), "width d = 3"),
         (lambda: figures.projection_panels([1.0, 2.0, 3.0], E_TOY, ["a"]), "name every row"),
-        (lambda: figures.rank_one_rows(np.ones((2, 3)), np.ones(3)), "must have shape"),
+        (lambda: figures.output_path_panels(np.ones((2, 3)), np.ones((4, 3)), np.ones(3)), "must have shape"),
+        (lambda: figures.output_path_panels(np.ones((4, 3)), np.ones((4, 3)), np.zeros(3)), "zero vector"),
     ],
 )
 def test_plot_helpers_refuse_malformed_input(call, message):
@@ -183,8 +228,10 @@ def test_embedding_shares_bars_are_each_models_share():
     assert names == [m["name"] for m in REAL_MODELS]
     for m, emb_bar, head_bar in zip(REAL_MODELS, art["embedding"].patches, art["head"].patches, strict=True):
         total = architectures.total_params(m["name"])
+        if m["name"].startswith("BERT"):  # counted as its checkpoint: the encoder and its pre-training heads
+            total += architectures.pretraining_head_params(m["name"])
         V, d = m["vocab_size"], m["d_model"]
-        head = 0 if m["tied"] else V * d + (V if m["output_bias"] else 0)
+        head = (0 if m["tied"] else V * d) + (V if m["output_bias"] else 0)  # the head's own parameters
         assert emb_bar.get_width() == pytest.approx(100 * V * d / total, rel=1e-12)
         assert head_bar.get_width() == pytest.approx(100 * head / total, rel=1e-12)
         assert head_bar.get_x() == pytest.approx(emb_bar.get_width())

@@ -71,6 +71,12 @@ def test_one_title_per_notebook(name: str) -> None:
     assert titles[0].startswith(f"# {name[0]} · "), f"{name}'s title should start with its letter: {titles[0]}"
 
 
+def test_readme_counts_the_notebooks_it_says_nbval_runs() -> None:
+    words = {8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"all {words[len(IPYNB)]} notebooks" in readme, f"README must say all {len(IPYNB)} notebooks"
+
+
 def test_no_machine_path_in_any_stored_output() -> None:
     home = re.compile(r"(/home/|/root/|/work/|/tmp/|/Users/|[A-Z]:\\\\)")
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):

@@ -542,6 +542,11 @@ def pretraining_head_params(name_or_config: str | BertConfig) -> int:
 def embedding_share(name_or_config: str | Config) -> dict[str, Any]:
     """How much of a model is its token embedding, and its output head.
 
+    Each model is counted as it makes its predictions over the vocabulary, head included. For BERT
+    that is the published checkpoint, ``BertForPreTraining`` (:func:`total_params` plus
+    :func:`pretraining_head_params`): its masked-LM head is tied to the embedding and owns only its
+    ``V`` output biases, which are its ``head`` here, as in :data:`embedlab.budget.REAL_MODELS`.
+
     Parameters
     ----------
     name_or_config : str or DecoderConfig or BertConfig or T5Config
@@ -551,9 +556,11 @@ def embedding_share(name_or_config: str | Config) -> dict[str, Any]:
     -------
     dict
         ``name``, ``vocab_size``, ``d_model``, ``tied``; ``embedding`` (the V x d token table, position
-        tables excluded); ``head`` (the output head's own parameters: 0 when tied, ``V*d`` plus ``V`` if it
-        has a bias when untied); ``total`` (:func:`total_params`); ``embedding_share`` = embedding / total and
-        ``embedding_and_head_share`` = (embedding + head) / total, as Python floats.
+        tables excluded); ``head`` (the output head's own parameters: its ``V`` biases when tied with a
+        bias, as BERT's, else 0; ``V*d`` plus ``V`` if it has a bias when untied); ``total`` (the whole
+        model, head included: :func:`total_params`, plus :func:`pretraining_head_params` for BERT);
+        ``embedding_share`` = embedding / total and ``embedding_and_head_share`` = (embedding + head) / total,
+        as Python floats.
 
     Examples
     --------
@@ -568,6 +575,9 @@ def embedding_share(name_or_config: str | Config) -> dict[str, Any]:
     embedding = c.vocab_size * c.d_model
     head = _head_params(c)
     total = total_params(c)
+    if isinstance(c, BertConfig):  # the checkpoint: encoder plus its tied masked-LM head (and NSP head)
+        head = c.vocab_size  # the MLM head's own output bias
+        total += pretraining_head_params(c)
     return {
         "name": c.name,
         "vocab_size": c.vocab_size,

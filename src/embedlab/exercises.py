@@ -71,7 +71,7 @@ def warmup() -> Forecast:
         "(no training step in between). Can any context h give them different probabilities?",
         choices[0] if never else choices[1],
         choices=choices,
-        trap="Most people say yes: two different words feel as if some context must tell them apart. "
+        trap="Yes is tempting: two different words feel as if some context must tell them apart. "
         "But each logit is h · e_j, and equal rows give equal dot products for every h, short or long.",
         settles="worked example E (degenerate inputs) checks it on random contexts, and shows that a training "
         "step, which changes E, can pull the two rows apart; exercise E1 below asks what a bias changes.",

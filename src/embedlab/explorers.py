@@ -317,7 +317,7 @@ def budget_explorer() -> Explorer:
     from . import architectures  # whole-model counts, from each model's configuration
 
     models = [m["name"] for m in REAL_MODELS]
-    parts = ("token embedding V x d", "output head", "rest of the model")
+    parts = ("embedding V x d", "output head", "the rest")
     colors = (plots.BLUE, plots.ORANGE, plots.GREY)
 
     def variants(name: str) -> list[tuple[str, int, int, int]]:
@@ -326,7 +326,7 @@ def budget_explorer() -> Explorer:
         emb, head, total = s_["embedding"], s_["head"], s_["total"]
         rest = total - emb - head
         built = ("as built, " + ("tied" if s_["tied"] else "untied"), emb, head, rest)
-        other_head = emb if s_["tied"] else 0
+        other_head = head + emb if s_["tied"] else head - emb  # the V x d matrix added or dropped, any bias kept
         other = ("if " + ("untied" if s_["tied"] else "tied"), emb, other_head, rest)
         return [built, other]
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from matplotlib.lines import Line2D
 
 from . import plots
 from ._validation import check_finite, check_float_array
@@ -79,6 +80,8 @@ def projection_panels(h: Any, E: Any, labels: Sequence[str] = TOKENS, *, axes: A
         e2, h2 = basis @ e, basis @ h  # (2,), (2,): true lengths and angle
         along = dot(h, e) / norm_e  # signed length of h's shadow on the row's line
         q = plots.arrows([e2, h2], ax, labels=[label, "h"], colors=[plots.BLUE, plots.ORANGE], limit=lim)
+        if np.hypot(*(h2 - e2)) < 0.25 * lim:  # the two tips nearly meet: lift h's label above the row's
+            q.labels[1].xyann = (4, 20)
         below = -0.12 * lim  # the shadow is drawn just under the row's line, so it hides no arrow
         with plots.style():
             (proj,) = ax.plot([0.0, along], [below, below], color=plots.VERMILLION, linewidth=5, solid_capstyle="butt")
@@ -176,48 +179,82 @@ def gradient_sizes(n: int = 3, t: Any = None, *, ax: Any = None) -> tuple[Any, d
     else:
         fig = ax.figure
     slope = plots.curve(t, p0 * (1 - p0), ax, label="slope P0 (1 - P0)")
-    target_0 = plots.curve(t, p0 - 1.0, ax, label="p0 - y0, target token 0", color=plots.GREEN)
-    target_other = plots.curve(t, p0, ax, label="p0 - y0, target another token", color=plots.VERMILLION)
+    target_0 = plots.curve(t, p0 - 1.0, ax, label="p0 - y0, target 0", color=plots.GREEN)
+    target_other = plots.curve(t, p0, ax, label="p0 - y0, target not 0", color=plots.VERMILLION)
     with plots.style():
         ax.axhline(0, color=plots.BLACK, linewidth=0.8)
         ax.set_xlabel(f"t, the logit of token 0 ({n} others at 0)")
         ax.set_ylabel("value")
         ax.set_title("Saturation flattens P0, not the loss gradient")
-        ax.legend(loc="center left", fontsize=12)
+        ax.legend(loc="lower right", fontsize=11)  # the curves leave the bottom right empty
     return fig, {"slope": slope, "target_0": target_0, "target_other": target_other}
 
 
-def rank_one_rows(g_out: Any, h: Any, labels: Sequence[str] = TOKENS, *, ax: Any = None) -> tuple[Any, dict]:
-    """Worked example H: each row of the output-path gradient drawn as an arrow; all lie along ``h``.
+def output_path_panels(
+    g_one: Any, g_batch: Any, h: Any, labels: Sequence[str] = TOKENS, *, batch_label: str = "a minibatch"
+) -> tuple[Any, dict]:
+    """Worked example H: the output path's gradient rows for one prediction and for a minibatch step.
 
-    The rows are ``(p_j - y_j) h``: one direction, different lengths and signs (rank one).
-    They are drawn in a plane holding ``h``, which holds every one of them.
+    Both panels use one plane: ``h``'s direction across, and up the direction at right angles to
+    ``h`` along which the minibatch's rows reach furthest. For one prediction every row is
+    ``(p_j - y_j) h``, so every arrow lies on the horizontal axis (rank one); a minibatch sums one
+    such term per position, and its rows leave the axis. A matrix that was not rank one could not
+    hide in this view: its rows would leave the axis too.
 
     Returns
     -------
     fig, dict
-        ``arrows`` (Quiver: h, then one arrow per row), ``points`` and ``plane``.
+        ``arrows`` (one Quiver per panel, one arrow per row, longest drawn first; ``q.rows`` gives
+        the row of each arrow), ``points`` (each panel's (V, 2) arrow ends, in row order), ``plane``
+        (the (2, d) basis) and ``ranks`` (numerical rank of each matrix).
     """
-    g_out = check_float_array(g_out, "g_out", ndim=2)
+    g_one = check_float_array(g_one, "g_one", ndim=2)
+    g_batch = check_float_array(g_batch, "g_batch", ndim=2)
     h = check_float_array(h, "h", ndim=1)
-    check_finite(g_out, "g_out")
-    if g_out.shape != (len(labels), h.shape[0]):
-        raise ValueError(f"g_out must have shape ({len(labels)}, {h.shape[0]}), got {g_out.shape}")
-    basis = drawing_plane(h, np.eye(h.shape[0])[0])
-    points = np.array([basis @ h, *(basis @ row for row in g_out)])  # (1 + V, 2)
-    if ax is None:
-        fig, ax = plots.new_figure((5.0, 5.0))
-    else:
-        fig = ax.figure
-    colors = [plots.BLACK, plots.BLUE, plots.ORANGE, plots.GREEN, plots.VERMILLION, plots.PURPLE, plots.SKY]
-    if len(points) > len(colors):
-        raise ValueError(f"rank_one_rows draws at most {len(colors) - 1} rows, got {len(points) - 1}")
-    limit = 1.15 * float(np.abs(points).max())
-    q = plots.arrows(points, ax, labels=["h", *labels], colors=colors[: len(points)], limit=limit)
-    ax.set_xlabel("along h")
-    ax.set_ylabel("across h")
-    ax.set_title("Output path: every row moves along h")
-    return fig, {"arrows": q, "points": points, "plane": basis}
+    for name, g in (("g_one", g_one), ("g_batch", g_batch)):
+        check_finite(g, name)
+        if g.shape != (len(labels), h.shape[0]):
+            raise ValueError(f"{name} must have shape ({len(labels)}, {h.shape[0]}), got {g.shape}")
+    check_finite(h, "h")
+    norm_h = float(np.linalg.norm(h))
+    if norm_h == 0.0:
+        raise ValueError("h must not be the zero vector: it gives the plane its first direction")
+    colors = [plots.BLUE, plots.ORANGE, plots.GREEN, plots.VERMILLION, plots.PURPLE, plots.SKY]
+    if len(labels) > len(colors):
+        raise ValueError(f"output_path_panels draws at most {len(colors)} rows, got {len(labels)}")
+    u1 = h / norm_h
+    off = g_batch - np.outer(g_batch @ u1, u1)  # the batch rows' parts at right angles to h
+    if np.abs(off).max() > 0:
+        u2 = np.linalg.svd(off, full_matrices=False)[2][0]
+    else:  # nothing leaves h: any direction at right angles will do
+        u2 = drawing_plane(h, np.eye(h.shape[0])[int(np.argmin(np.abs(u1)))])[1]
+    u2 = u2 - (u2 @ u1) * u1
+    u2 /= np.linalg.norm(u2)
+    basis = np.array([u1, u2])  # (2, d)
+
+    def rank(g: np.ndarray) -> int:
+        sv = np.linalg.svd(g, compute_uv=False)
+        return int(np.sum(sv > 1e-10 * sv[0])) if sv[0] > 0 else 0
+
+    fig, axes = plots.new_figure((8.0, 4.4), ncols=2)
+    out: dict[str, Any] = {"arrows": [], "points": [], "plane": basis, "ranks": [rank(g_one), rank(g_batch)]}
+    titles = (f"one prediction: rank {out['ranks'][0]}", f"{batch_label}: rank {out['ranks'][1]}")
+    for ax, g, title in zip(axes, (g_one, g_batch), titles, strict=True):
+        points = g @ basis.T  # (V, 2)
+        limit = 1.2 * float(np.abs(points).max() or 1.0)
+        order = np.argsort(-np.linalg.norm(points, axis=1), kind="stable")  # longest first: short arrows on top
+        q = plots.arrows(points[order], ax, colors=[colors[j] for j in order], limit=limit)
+        q.rows = order  # type: ignore[attr-defined]  # which row each arrow is
+        with plots.style():
+            ax.set_xlabel("along h")
+            ax.set_ylabel("at right angles to h")
+            ax.set_title(title)
+        out["arrows"].append(q)
+        out["points"].append(points)
+    handles = [Line2D([], [], color=c, linewidth=3) for c in colors[: len(labels)]]
+    with plots.style():
+        fig.legend(handles, [f"row of {t}" for t in labels], loc="outside lower center", ncols=len(labels), fontsize=11)
+    return fig, out
 
 
 def tie_scatter(
@@ -245,9 +282,10 @@ def tie_scatter(
             raise ValueError(f"{name} must be a token index in [0, {n_tokens}), got {k!r}")
     if len(labels) != n_tokens:
         raise ValueError(f"labels must name every token ({n_tokens}), got {len(labels)}")
-    specs = [(panels[0], i, j, "real rows"), (panels[1], i, j, f"{labels[j]} given {labels[i]}'s row")]
+    pair = f"{labels[i]} and {labels[j]}"
+    specs = [(panels[0], i, j, f"{pair}\nreal rows"), (panels[1], i, j, f"{pair}\nidentical rows")]
     if far is not None:
-        specs.insert(0, (panels[0], i, far, "real rows, far apart"))
+        specs.insert(0, (panels[0], i, far, f"{labels[i]} and {labels[far]}\nreal rows"))
     fig, axes = plots.new_figure((3.5 * len(specs), 3.6), ncols=len(specs))
     lim = 1.05 * max(float(np.abs(z[:, [a, b]]).max()) for z, a, b, _ in specs)
     points, diagonals = [], []
@@ -259,7 +297,7 @@ def tie_scatter(
             ax.set_ylim(-lim, lim)
             ax.set_xlabel(f"z_{labels[a]}")
             ax.set_ylabel(f"z_{labels[b]}")
-            ax.set_title(title)
+            ax.set_title(title, fontsize=12)
             ax.set_aspect("equal")
         points.append(pts)
         diagonals.append(diag)
@@ -288,13 +326,13 @@ def embedding_shares(*, ax: Any = None) -> tuple[Any, dict]:
     y = np.arange(len(rows))
     with plots.style():
         b_emb = ax.barh(y, emb, color=plots.BLUE, label="token embedding")
-        b_head = ax.barh(y, head, left=emb, color=plots.ORANGE, label="untied output head")
+        b_head = ax.barh(y, head, left=emb, color=plots.ORANGE, label="output head")
         for yi, (e_, h_) in enumerate(zip(emb, head, strict=True)):
             ax.text(e_ + h_ + 0.6, yi, f"{e_ + h_:.1f}%", va="center", fontsize=12)
         ax.set_yticks(y, [f"{r.name} ({'tied' if r.tied else 'untied'})" for r in rows])
         ax.invert_yaxis()
         ax.set_xlim(0, 1.2 * max(e_ + h_ for e_, h_ in zip(emb, head, strict=True)))
         ax.set_xlabel("% of the whole model's parameters")
-        ax.set_title("Embedding and output head: share of each model")
+        ax.set_title("Embedding and head, share of each model")
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncols=2, fontsize=12)
     return fig, {"embedding": b_emb, "head": b_head, "rows": rows}

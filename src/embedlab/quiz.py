@@ -484,7 +484,7 @@ class Forecast(_Question):
     answer : float or str
         The right number, or the right choice (one of ``choices``).
     trap : str
-        Names the wrong guess most people make and why it is tempting.
+        Names the tempting wrong guess and why it tempts.
     settles : str
         Where the notebook settles it, e.g. "Step 2 computes all four logits."
     choices : sequence of str, optional
