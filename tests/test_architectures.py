@@ -165,7 +165,10 @@ def test_share_table_rows():
 # ---------------------------------------------------------------- validation
 @pytest.mark.parametrize("func", [arch.total_params, arch.embedding_share, arch.get_config])
 def test_unknown_name_lists_the_known_ones(func):
-    with pytest.raises(ValueError, match=r"unknown model 'GPT-3'; known models are: 'GPT-2 small', .*'T5-small'"):
+    with pytest.raises(
+        ValueError,
+        match=r"name_or_config must be a known model, got 'GPT-3'; known models are: 'GPT-2 small', .*'T5-small'",
+    ):
         func("GPT-3")
 
 
@@ -194,3 +197,13 @@ def test_wrong_type_is_a_type_error(func, bad, described):
 def test_config_validation(change, exc, message):
     with pytest.raises(exc, match=message):
         dataclasses.replace(arch.get_config("GPT-2 small"), **change)
+
+
+@pytest.mark.parametrize("name", ["BERT-base uncased", "GPT-J 6B", "GPT-2 small"])
+def test_the_other_choice_adds_or_drops_exactly_one_matrix_and_keeps_any_bias(name):
+    """What budget_explorer draws as 'if tied' / 'if untied': one V x d matrix more or less, the bias kept."""
+    c = arch.get_config(name)
+    flipped = dataclasses.replace(c, tied=not c.tied)
+    s, f = arch.embedding_share(c), arch.embedding_share(flipped)
+    step = c.vocab_size * c.d_model * (1 if c.tied else -1)
+    assert f["total"] - s["total"] == step and f["head"] - s["head"] == step

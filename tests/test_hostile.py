@@ -16,6 +16,7 @@ mixes valid arguments with exactly one hostile one, so the error must name that 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 import os
 import re
@@ -63,6 +64,12 @@ from embedlab import (
     tied_logits,
     token_id,
 )
+from embedlab import architectures as architectures_mod
+from embedlab import exercises as exercises_mod
+from embedlab import explorers as explorers_mod
+from embedlab import figures as figures_mod
+from embedlab import plots as plots_mod
+from embedlab import quiz as quiz_mod
 from embedlab.claims import check
 from embedlab.corpus import make_corpus
 from embedlab.model import finite_difference_grad, tiny_model_grads, tiny_model_loss
@@ -947,3 +954,73 @@ def test_explorer_refuses_a_malformed_setup_by_name(setup):
     """A setup that cannot take (fig, axes) or does not return (update, artists) is named, not unpacked."""
     args = {"title": "t", "controls": [Control("x", "x", (1, 2))], "setup": setup}
     assert call(Explorer, args, names=("setup",))[0] == "error"
+
+
+# ================================================================ the hostile pass over issue 18's changes
+def _ex(**kw):
+    return quiz_mod.Exercise("q", kw.pop("answer", 1.0), abs_tol=kw.pop("abs_tol", 0.1), solution="s", **kw)
+
+
+_G1 = np.outer([0.2, -0.6, 0.15, 0.25], [0.5, 0.2, -0.3])
+_ZR = np.random.default_rng(0).normal(size=(50, 4))
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda: _ex(rel_tol=math.nan), "rel_tol must be a finite number"),
+        (lambda: _ex(abs_tol=math.inf), "abs_tol must be a finite number"),
+        (lambda: _ex(slips=[quiz_mod.Slip(math.nan, "n")]), "a slip's value"),
+        (lambda: _ex(rel_tol=0.01, slips=[quiz_mod.Slip(math.inf, "n")]), "a slip's value"),
+        (lambda: _ex(slips=[quiz_mod.Slip("1_000", "n")]), "a slip's value"),
+        (lambda: _ex(slips=[(3, "x")]), "slips must hold Slip objects"),
+        (lambda: _ex(answer=10**400), "answer must be a finite number of float size"),
+        (lambda: exercises_mod.get(None), "key must be"),
+        (lambda: exercises_mod.get("x" * 100_000), "key must be one of"),
+        (lambda: explorers_mod.one_hot_cost_explorer((("x", 10**150, 10**150),)), "must be at most 1e100"),
+        (lambda: plots_mod.update_bars(plots_mod.bars([1.0, 2.0], ["a", "b"]), [1.0, 2.0], [None]), "highlight"),
+        (lambda: figures_mod.output_path_panels(np.ones((4, 1)), np.ones((4, 1)), [1.0]), "h must have at least 2"),
+        (lambda: figures_mod.output_path_panels(np.full((4, 3), 1e308), _G1, [0.5, 0.2, -0.3]), "g_one must be"),
+        (lambda: figures_mod.output_path_panels(_G1, _G1, [0.5, 0.2, -0.3], labels=None), "labels must be"),
+        (
+            lambda: figures_mod.output_path_panels(
+                np.broadcast_to(0.5, (4, 3 * 10**8)),
+                np.broadcast_to(0.5, (4, 3 * 10**8)),
+                np.broadcast_to(1.0, (3 * 10**8,)),
+            ),
+            "g_one must hold at most",
+        ),
+        (lambda: figures_mod.tie_scatter(_ZR, _ZR[:, :2], i=0, j=3), "z_dup must have one column per token"),
+        (lambda: figures_mod.tie_scatter(np.full((5, 4), 1.75e308), _ZR[:5]), "z_real must be below 1e300"),
+        (lambda: figures_mod.tie_scatter(np.broadcast_to(1.0, (2 * 10**8, 4)), _ZR), "z_real must hold at most"),
+        (lambda: figures_mod.tie_scatter(_ZR, _ZR, labels=None), "labels must be"),
+        (lambda: architectures_mod.embedding_share("x" * 100_000), "name_or_config must be a known model"),
+    ],
+)
+def test_issue_18_changes_refuse_by_name(make, words):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises((TypeError, ValueError)) as info:
+            make()
+    assert words in str(info.value) and len(str(info.value)) < 2000
+
+
+def test_issue_18_changes_give_the_right_values():
+    """Values the pass found wrong: float32 rank, tiny and huge h, a 0-d highlight, BERT untied, solve_half."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        h = np.array([0.5, 0.2, -0.3])
+        _fig, art = figures_mod.output_path_panels(_G1.astype(np.float32), _G1.astype(np.float32), h.astype(np.float32))
+        assert art["ranks"] == [1, 1]
+        for dtype in (np.float16, np.longdouble):
+            assert figures_mod.output_path_panels(_G1.astype(dtype), _G1, h)[1]["ranks"] == [1, 1]
+        for tiny_or_huge in ([1e-200, 0.0, 0.0], [1e200, 1e200, 0.0]):
+            u1 = figures_mod.output_path_panels(_G1, _G1, tiny_or_huge)[1]["plane"][0]
+            assert np.linalg.norm(u1) == pytest.approx(1.0) and np.all(np.isfinite(u1))
+        b = plots_mod.bars([1.0, 2.0], ["a", "b"])
+        plots_mod.update_bars(b, [1.0, 2.0], np.array(1))
+        assert b.patches[1].get_facecolor() != b.patches[0].get_facecolor()
+        assert exercises_mod.solve_half(10**30) == pytest.approx(math.log(10**30), abs=1e-6)
+        bert = architectures_mod.get_config("BERT-base uncased")
+        untied = architectures_mod.embedding_share(dataclasses.replace(bert, tied=False))
+        assert untied["head"] == bert.vocab_size * bert.d_model + bert.vocab_size

@@ -83,8 +83,19 @@ def test_questions_refuse_what_cannot_be_graded() -> None:
         Exercise("q", "x", choices=["a", "b"], solution="s")
     with pytest.raises(ValueError, match="within the tolerance"):
         Exercise("q", 0.5, abs_tol=0.01, slips=[Slip(0.505, "no")], solution="s")
-    with pytest.raises(TypeError, match="finite number"):
+    with pytest.raises(ValueError, match="answer must be a finite number"):
         Exercise("q", float("nan"), abs_tol=0.1, solution="s")
+    # what the page's grader would read differently from Python's is refused up front
+    with pytest.raises(ValueError, match="rel_tol must be a finite number"):
+        Exercise("q", 1.0, abs_tol=0.1, rel_tol=float("nan"), solution="s")
+    with pytest.raises(ValueError, match="abs_tol must be a finite number"):
+        Exercise("q", 1.0, abs_tol=float("inf"), solution="s")
+    with pytest.raises(ValueError, match="a slip's value must be a finite number"):
+        Exercise("q", 1.0, abs_tol=0.1, slips=[Slip(float("nan"), "n")], solution="s")
+    with pytest.raises(TypeError, match="a slip's value must be a finite number, got '1_000'"):
+        Exercise("q", 1.0, abs_tol=0.1, slips=[Slip("1_000", "n")], solution="s")
+    with pytest.raises(ValueError, match="answer must be a finite number of float size"):
+        Exercise("q", 10**400, abs_tol=0.1, solution="s")
     with pytest.raises(ValueError, match="trap"):
         Forecast("q", "a", choices=["a", "b"], trap=" ", settles="Step 1")
 

@@ -22,7 +22,7 @@ import numbers
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ._validation import _describe, check_flag, check_size
+from ._validation import _describe, check_flag, check_size, short_repr
 
 _NORMS = ("layernorm", "rmsnorm")
 
@@ -415,7 +415,9 @@ def get_config(name_or_config: str | Config) -> Config:
         return CONFIGS[name_or_config]
     except KeyError:
         known = ", ".join(repr(n) for n in CONFIGS)
-        raise ValueError(f"unknown model {name_or_config!r}; known models are: {known}") from None
+        raise ValueError(
+            f"name_or_config must be a known model, got {short_repr(name_or_config)}; known models are: {known}"
+        ) from None
 
 
 # ---------------------------------------------------------------- the formulas, one per family
@@ -470,13 +472,12 @@ def _t5_total(c: T5Config) -> int:
 
 
 def _head_params(c: Config) -> int:
-    """The output head's own parameters: none when it is the embedding, else ``V x d`` (+ V for a bias).
+    """The output head's own parameters: ``V x d`` unless it is the embedding, plus ``V`` for a bias.
 
     BERT's MLM output bias belongs to the pre-training head; see :func:`pretraining_head_params`.
     """
-    if c.tied:
-        return 0
-    return c.vocab_size * c.d_model + (c.vocab_size if getattr(c, "head_bias", False) else 0)
+    matrix = 0 if c.tied else c.vocab_size * c.d_model
+    return matrix + (c.vocab_size if getattr(c, "head_bias", False) else 0)
 
 
 def total_params(name_or_config: str | Config) -> int:
@@ -575,9 +576,10 @@ def embedding_share(name_or_config: str | Config) -> dict[str, Any]:
     embedding = c.vocab_size * c.d_model
     head = _head_params(c)
     total = total_params(c)
-    if isinstance(c, BertConfig):  # the checkpoint: encoder plus its tied masked-LM head (and NSP head)
-        head = c.vocab_size  # the MLM head's own output bias
-        total += pretraining_head_params(c)
+    if isinstance(c, BertConfig):  # the checkpoint: encoder plus its masked-LM head (and NSP head)
+        untied = 0 if c.tied else c.vocab_size * c.d_model  # a separate decoder matrix, if not tied
+        head = untied + c.vocab_size  # the MLM head's own output bias, and its matrix when untied
+        total += pretraining_head_params(c) + untied
     return {
         "name": c.name,
         "vocab_size": c.vocab_size,

@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from ._validation import _describe, check_size, short_repr
 from .budget import param_bytes, param_count
 from .geometry import angle_deg
 from .grads import embedding_grad, output_grad
@@ -44,7 +45,8 @@ def _vec(v: np.ndarray | tuple[float, ...], digits: int = 2) -> str:
 
 def solve_half(n_others: int) -> float:
     """The logit t at which ``saturation_prob(t, n_others) == 1/2``, found by bisection on embedlab."""
-    lo, hi = -50.0, 50.0
+    n_others = check_size(n_others, "n_others")
+    lo, hi = -50.0, math.log(n_others) + 50.0  # P0 = 1/2 at t = ln n: the bracket always holds it
     for _ in range(200):
         mid = (lo + hi) / 2
         if saturation_prob(mid, n_others) < 0.5:
@@ -87,11 +89,13 @@ def get(key: str) -> Exercise:
     >>> get("F1").title
     'F1 · Where P0 is one half'
     """
+    if not isinstance(key, str):
+        raise TypeError(f"key must be an exercise's key such as 'C1' (a str), got {_describe(key)}")
     for exercise in _bank():
         if exercise.title.split(" ")[0] == key:
             return exercise
     keys = [e.title.split(" ")[0] for e in _bank()]
-    raise ValueError(f"no exercise {key!r}; the exercises are {keys}")
+    raise ValueError(f"key must be one of {keys}, got {short_repr(key)}")
 
 
 @functools.cache
@@ -292,7 +296,7 @@ def bank() -> list[Exercise]:
                 Slip(float(1 - draft.sum()), "That is how far the whole sum falls short; the question is about ran."),
                 Slip(
                     float(round(truth[ran], 2) - draft[ran]),
-                    "That rounds the true P(ran) to two places first: keep four places, then subtract.",
+                    "Close: that is the difference to two places. Give it to three (within ±0.002).",
                 ),
                 Slip(
                     float(tied_logits(np.array(H_C), E_TOY)[ran] - draft[ran]),

@@ -6,6 +6,7 @@ Each function returns an :class:`~embedlab.widgets.Explorer`. Its ``setup`` draw
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -116,14 +117,19 @@ def one_hot_cost_explorer(presets: tuple[tuple[str, int, int], ...] = SIZE_PRESE
     for preset in presets:
         if not (isinstance(preset, (tuple, list)) and len(preset) == 3 and isinstance(preset[0], str)):
             raise TypeError(f"presets must hold (name, V, d) triples with a str name, got {_describe(preset)}")
-        check_size(preset[1], f"presets: V of {preset[0]!r}")
-        check_size(preset[2], f"presets: d of {preset[0]!r}")
+    presets = tuple(
+        (name, check_size(v, f"presets: V of {name!r}"), check_size(d, f"presets: d of {name!r}"))
+        for name, v, d in presets
+    )
+    for name, v, d in presets:
+        if v * d > 10**100:
+            raise ValueError(f"presets: V x d of {name!r} must be at most 1e100 to be drawn, got {v * d:.3g}")
     labels = ["one-hot @ E: multiplications", "lookup: numbers copied"]
 
     def setup(fig: Any, ax: Any) -> Any:
         b = plots.bars([1.0, 1.0], labels, ax, color=plots.BLUE, highlight_color=plots.GREEN, annotate=False)
         ax.set_yscale("log")
-        top = int(np.ceil(np.log10(max(v * d for _, v, d in presets)))) + 1
+        top = math.ceil(math.log10(max(v * d for _, v, d in presets))) + 1  # Python ints: exact, no overflow
         ax.set_ylim(1, 10.0**top)
         ax.set_yticks([10.0**k for k in range(0, top + 1, 2)])  # each labelled tick 100 times the one below
         ax.yaxis.set_minor_locator(NullLocator())

@@ -14,7 +14,7 @@ import numpy as np
 from matplotlib.lines import Line2D
 
 from . import plots
-from ._validation import check_finite, check_float_array
+from ._validation import _describe, check_finite, check_float_array, short_repr
 from .geometry import dot, plane_basis
 from .softmax import saturation_prob
 from .tokens import TOKENS
@@ -190,6 +190,31 @@ def gradient_sizes(n: int = 3, t: Any = None, *, ax: Any = None) -> tuple[Any, d
     return fig, {"slope": slope, "target_0": target_0, "target_other": target_other}
 
 
+#: Most numbers a drawing function accepts in one array: a figure of more points than this shows nothing more.
+MAX_DRAWN = 1_000_000
+
+
+def _drawable(x: Any, name: str, ndim: int) -> tuple[np.ndarray, np.dtype]:
+    """``x`` as a finite float64 array of at most :data:`MAX_DRAWN` numbers (sized before any copy), and its dtype."""
+    arr = check_float_array(x, name, ndim=ndim)
+    if arr.size > MAX_DRAWN:
+        raise ValueError(f"{name} must hold at most {MAX_DRAWN:,} numbers to be drawn, got {arr.size:,}")
+    check_finite(arr, name)
+    with np.errstate(over="ignore"):
+        out = arr.astype(np.float64)  # small by the check above; float16 and longdouble alike
+    if not np.all(np.isfinite(out)) or np.abs(out).max(initial=0.0) > 1e300:
+        raise ValueError(f"{name} must be below 1e300 in size to be drawn")
+    return out, arr.dtype
+
+
+def _check_labels(labels: Any, n: int, name: str = "labels") -> list[str]:
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, (list, tuple)):
+        raise TypeError(f"{name} must be a list or tuple of str, got {_describe(labels)}")
+    if len(labels) != n or not all(isinstance(t, str) for t in labels):
+        raise ValueError(f"{name} must hold one str per token ({n}), got {short_repr(labels)}")
+    return list(labels)
+
+
 def output_path_panels(
     g_one: Any, g_batch: Any, h: Any, labels: Sequence[str] = TOKENS, *, batch_label: str = "a minibatch"
 ) -> tuple[Any, dict]:
@@ -208,36 +233,52 @@ def output_path_panels(
         the row of each arrow), ``points`` (each panel's (V, 2) arrow ends, in row order), ``plane``
         (the (2, d) basis) and ``ranks`` (numerical rank of each matrix).
     """
-    g_one = check_float_array(g_one, "g_one", ndim=2)
-    g_batch = check_float_array(g_batch, "g_batch", ndim=2)
-    h = check_float_array(h, "h", ndim=1)
+    (g_one, dt_one), (g_batch, dt_batch), (h, _) = (
+        _drawable(x, n, k) for x, n, k in ((g_one, "g_one", 2), (g_batch, "g_batch", 2), (h, "h", 1))
+    )
+    if h.shape[0] < 2:
+        raise ValueError(f"h must have at least 2 components to span a plane, got {h.shape[0]}")
     for name, g in (("g_one", g_one), ("g_batch", g_batch)):
-        check_finite(g, name)
-        if g.shape != (len(labels), h.shape[0]):
-            raise ValueError(f"{name} must have shape ({len(labels)}, {h.shape[0]}), got {g.shape}")
-    check_finite(h, "h")
-    norm_h = float(np.linalg.norm(h))
-    if norm_h == 0.0:
+        if g.shape[1] != h.shape[0]:
+            raise ValueError(f"{name} must have shape (V, {h.shape[0]}), one row per token, got {g.shape}")
+    if g_one.shape != g_batch.shape:
+        raise ValueError(f"g_batch must have the shape of g_one {g_one.shape}, got {g_batch.shape}")
+    labels = _check_labels(labels, g_one.shape[0])
+    if not isinstance(batch_label, str):
+        raise TypeError(f"batch_label must be a str, got {_describe(batch_label)}")
+    scale_h = float(np.abs(h).max())
+    if scale_h == 0.0:
         raise ValueError("h must not be the zero vector: it gives the plane its first direction")
     colors = [plots.BLUE, plots.ORANGE, plots.GREEN, plots.VERMILLION, plots.PURPLE, plots.SKY]
     if len(labels) > len(colors):
-        raise ValueError(f"output_path_panels draws at most {len(colors)} rows, got {len(labels)}")
-    u1 = h / norm_h
-    off = g_batch - np.outer(g_batch @ u1, u1)  # the batch rows' parts at right angles to h
-    if np.abs(off).max() > 0:
+        raise ValueError(f"labels must name at most {len(colors)} rows to draw, got {len(labels)}")
+    u1 = h / scale_h  # scaled first, so a tiny or huge h neither underflows nor overflows
+    u1 /= np.linalg.norm(u1)
+    scale_g = float(np.abs(g_batch).max()) or 1.0
+    off = g_batch / scale_g
+    off = off - np.outer(off @ u1, u1)  # the batch rows' parts at right angles to h
+    if np.abs(off).max() > 1e-12:
         u2 = np.linalg.svd(off, full_matrices=False)[2][0]
     else:  # nothing leaves h: any direction at right angles will do
-        u2 = drawing_plane(h, np.eye(h.shape[0])[int(np.argmin(np.abs(u1)))])[1]
+        u2 = np.eye(h.shape[0])[int(np.argmin(np.abs(u1)))]
     u2 = u2 - (u2 @ u1) * u1
     u2 /= np.linalg.norm(u2)
     basis = np.array([u1, u2])  # (2, d)
 
-    def rank(g: np.ndarray) -> int:
+    def rank(g: np.ndarray, dtype: np.dtype) -> int:
+        """Numerical rank, with NumPy's cut-off for the input's own precision (float32 input is not rank 3)."""
+        g = g / (float(np.abs(g).max()) or 1.0)
         sv = np.linalg.svd(g, compute_uv=False)
-        return int(np.sum(sv > 1e-10 * sv[0])) if sv[0] > 0 else 0
+        eps = np.finfo(dtype).eps if np.issubdtype(dtype, np.floating) else np.finfo(np.float64).eps
+        return int(np.sum(sv > max(g.shape) * max(eps, np.finfo(np.float64).eps) * sv[0])) if sv[0] > 0 else 0
 
     fig, axes = plots.new_figure((8.0, 4.4), ncols=2)
-    out: dict[str, Any] = {"arrows": [], "points": [], "plane": basis, "ranks": [rank(g_one), rank(g_batch)]}
+    out: dict[str, Any] = {
+        "arrows": [],
+        "points": [],
+        "plane": basis,
+        "ranks": [rank(g_one, dt_one), rank(g_batch, dt_batch)],
+    }
     titles = (f"one prediction: rank {out['ranks'][0]}", f"{batch_label}: rank {out['ranks'][1]}")
     for ax, g, title in zip(axes, (g_one, g_batch), titles, strict=True):
         points = g @ basis.T  # (V, 2)
@@ -271,17 +312,14 @@ def tie_scatter(
         ``points`` (one Line2D of markers per panel, left to right), ``diagonals`` and ``pairs``
         (the ``(x column, y column)`` of each panel).
     """
-    panels = []
-    for name, z in (("z_real", z_real), ("z_dup", z_dup)):
-        z = check_float_array(z, name, ndim=2)
-        check_finite(z, name)
-        panels.append(z)
+    panels = [_drawable(z, name, 2)[0] for z, name in ((z_real, "z_real"), (z_dup, "z_dup"))]
     n_tokens = panels[0].shape[1]
+    if panels[1].shape[1] != n_tokens:
+        raise ValueError(f"z_dup must have one column per token like z_real ({n_tokens}), got {panels[1].shape[1]}")
     for name, k in (("i", i), ("j", j), *((("far", far),) if far is not None else ())):
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < n_tokens:
-            raise ValueError(f"{name} must be a token index in [0, {n_tokens}), got {k!r}")
-    if len(labels) != n_tokens:
-        raise ValueError(f"labels must name every token ({n_tokens}), got {len(labels)}")
+            raise ValueError(f"{name} must be a token index in [0, {n_tokens}), got {short_repr(k)}")
+    labels = _check_labels(labels, n_tokens)
     pair = f"{labels[i]} and {labels[j]}"
     specs = [(panels[0], i, j, f"{pair}\nreal rows"), (panels[1], i, j, f"{pair}\nidentical rows")]
     if far is not None:

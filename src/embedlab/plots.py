@@ -209,9 +209,13 @@ def update_bars(container: BarContainer, values: Any, highlight: int | Sequence[
     values = _values(values, "values", ndim=1)
     if values.size != len(container.patches):
         raise ValueError(f"values must have one entry per bar ({len(container.patches)}), got {values.size}")
+    if isinstance(highlight, np.ndarray) and highlight.ndim == 0:
+        highlight = highlight[()]  # a 0-d array is one index
     if isinstance(highlight, (list, tuple, np.ndarray)):
         if len(highlight) > values.size:
             raise ValueError(f"highlight must name at most {values.size} bars, got {len(highlight)}")
+        if any(i is None for i in highlight):
+            raise TypeError("highlight must be None, an int, or a sequence of ints (no None inside)")
         lit = {_index(i, values.size, "highlight") for i in highlight}
     else:
         lit = {_index(highlight, values.size, "highlight")}

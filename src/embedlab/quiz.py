@@ -23,9 +23,21 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from numbers import Real
 from typing import Any
 
-__all__ = ["Exercise", "Forecast", "Grade", "Slip", "grade_choice", "grade_number", "parse_number"]
+from ._validation import short_repr
+
+__all__ = [
+    "Exercise",
+    "Forecast",
+    "Grade",
+    "Slip",
+    "ambiguous_readings",
+    "grade_choice",
+    "grade_number",
+    "parse_number",
+]
 
 BLANK = "Type a number first (for example 0.42, .42, 42% or 4.2e-1)."
 NOT_A_NUMBER = "That is not a number this page can read: try 0.42, .42, 42%, 4.2e-1 or 0,42."
@@ -97,6 +109,19 @@ def ambiguous_readings(text: str) -> tuple[str, str] | None:
     if not _AMBIGUOUS.match(t):
         return None
     return t.replace(",", ""), t.replace(",", ".")
+
+
+def _finite(x: Any, name: str) -> float:
+    """``x`` as a finite float: a plain number (not a bool, not a str), so both graders read it alike."""
+    if isinstance(x, bool) or not isinstance(x, Real) or type(x).__name__ == "bool_":
+        raise TypeError(f"{name} must be a finite number, got {short_repr(x)}")
+    try:
+        value = float(x)
+    except OverflowError:
+        raise ValueError(f"{name} must be a finite number of float size, got {short_repr(x)}") from None
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    return value
 
 
 def is_blank(text: str) -> bool:
@@ -295,12 +320,16 @@ class _Question:
             self.abs_tol, self.rel_tol = 0.0, 0.0
             self.wrong = wrong or WRONG_CHOICE
         else:
-            if isinstance(answer, bool) or not isinstance(answer, (int, float)) or not math.isfinite(answer):
-                raise TypeError(f"answer must be a finite number (or one of choices), got {answer!r}")
-            if abs_tol is None or abs_tol < 0 or rel_tol < 0:
+            self.answer = _finite(answer, "answer")
+            if abs_tol is None:
                 raise ValueError("a numeric question needs a stated tolerance: abs_tol >= 0 (and rel_tol >= 0)")
-            self.answer = float(answer)
-            self.abs_tol, self.rel_tol = float(abs_tol), float(rel_tol)
+            self.abs_tol, self.rel_tol = _finite(abs_tol, "abs_tol"), _finite(rel_tol, "rel_tol")
+            if self.abs_tol < 0 or self.rel_tol < 0:
+                raise ValueError(f"abs_tol and rel_tol must be >= 0, got {self.abs_tol!r} and {self.rel_tol!r}")
+            for slip in self.slips:
+                if not isinstance(slip, Slip):
+                    raise TypeError(f"slips must hold Slip objects, got {short_repr(slip)}")
+                _finite(slip.value, "a slip's value")
             for slip in self.slips:
                 if within(float(slip.value), self.answer, self.abs_tol, self.rel_tol):
                     raise ValueError(f"slip {slip.value!r} would be graded right: it lies within the tolerance")
@@ -371,7 +400,7 @@ class _Question:
             "answer": str(self.answer) if self.is_choice else repr(float(self.answer)),
             "abs": repr(self.abs_tol),
             "rel": repr(self.rel_tol),
-            "slips": json.dumps([[s.value, s.feedback] for s in self.slips]),
+            "slips": json.dumps([[s.value if self.is_choice else float(s.value), s.feedback] for s in self.slips]),
             "right": self.right_text,
             "wrong": self.wrong,
             "blank": PICK_ONE if self.is_choice else BLANK,
