@@ -55,3 +55,13 @@ AMBIGUOUS_CASES += [
     ("2,079", 1.9459, 0.01, 2.0794),  # the ln 8 slip with a decimal comma: the slip's hint, read as 2.079
     ("1,946", 1.946, 0.01, 1946.0),  # right as decimals beats a slip as thousands
 ]
+
+#: (typed, answer, abs_tol, slip value or None): a percentage is read only where the answer is a fraction.
+PERCENT_CASES: list[tuple[str, float, float, float | None]] = [
+    ("159%", 1.59, 0.005, None),  # a gradient, not a fraction: refused with a prompt
+    ("194.6%", 1.9459, 0.01, None),
+    ("6,144,000,000%", 61_440_000.0, 0.5, None),
+    ("2.33%", 0.0233, 0.002, None),  # a fraction: read as 0.0233
+    ("-42%", -0.42, 0.005, None),
+    ("100%", 1.0, 0.005, None),
+]

@@ -335,6 +335,16 @@ def test_alignment_values_hold_the_peak_and_the_exact_zero_crossings():
     assert f"= -{ne:.2f}, negative: the most negative" in ex.update(angle=180)
 
 
+def test_alignment_labels_never_overprint_at_any_angle():
+    ex = explorers.alignment_explorer()
+    quiver = next(c for c in ex.axes.collections if isinstance(c, Quiver))
+    for angle in ex.controls[0].values:
+        ex.update(angle=angle)
+        ex.fig.canvas.draw()
+        e_box, h_box = (t.get_window_extent(ex.fig.canvas.get_renderer()) for t in quiver.labels)
+        assert not e_box.overlaps(h_box), angle
+
+
 def test_alignment_every_angle():
     """h is drawn at the slider's angle from e, at true lengths; the dot is |e| cos(angle)."""
     ex = explorers.alignment_explorer()
@@ -633,3 +643,13 @@ def test_repr_mimebundle_of_an_explorer():
     assert plain == "Explorer: Lookup: which row comes back (controls: word, ids count from)"
     assert plain == explorers.lookup_explorer()._repr_mimebundle_()["text/plain"]
     assert bundle["text/html"].startswith('<div class="embedlab-explorer" role="group"')
+
+
+def test_saturation_marks_the_turning_point_and_colours_dots_like_their_curves():
+    ex = explorers.saturation_explorer(3)
+    curves = [ln for ln in ex.axes.lines if len(ln.get_xdata()) > 2]
+    dots = [ln for ln in ex.axes.lines if ln.get_animated()]
+    assert [to_rgba(d.get_color()) for d in dots] == [to_rgba(c.get_color()) for c in curves[:2]]
+    verticals = [ln for ln in ex.axes.lines if len(set(ln.get_xdata())) == 1 and not ln.get_animated()]
+    assert any(ln.get_xdata()[0] == pytest.approx(math.log(3)) for ln in verticals)
+    assert any("ln 3" in t.get_text() for t in ex.axes.texts)

@@ -154,6 +154,14 @@ def test_output_path_panels_would_show_a_matrix_that_is_not_rank_one():
     assert np.abs(quiver_ends(art["arrows"][0])[:, 1]).max() > 0.5
 
 
+def test_alignment_arrows_labels_never_overprint():
+    """D's figure: h_A ends close to e_2; the labels must still not overlap on the canvas."""
+    fig, art = figures.alignment_arrows(E_TOY[2], {"h_A": [-1.0, 0, 0], "h_B": [1.0, 0, 0], "h_C": [0.25, 0.45, 0.9]})
+    fig.canvas.draw()
+    boxes = [t.get_window_extent(fig.canvas.get_renderer()) for t in art["arrows"].labels]
+    assert not any(boxes[i].overlaps(boxes[j]) for i in range(len(boxes)) for j in range(i))
+
+
 def test_gradient_sizes_legend_covers_no_curve():
     """F, Step 5: the legend sits where no curve passes (read back in display coordinates)."""
     fig, art = figures.gradient_sizes(3)

@@ -9,7 +9,7 @@ import pytest
 
 from embedlab import quiz
 from embedlab.quiz import Exercise, Forecast, Slip, grade_choice, grade_number, parse_number
-from tests.quiz_cases import AMBIGUOUS_CASES, PARSE_CASES
+from tests.quiz_cases import AMBIGUOUS_CASES, PARSE_CASES, PERCENT_CASES
 
 
 @pytest.mark.parametrize(("text", "expected"), PARSE_CASES)
@@ -189,3 +189,12 @@ def test_an_ambiguous_entry_says_how_it_was_read(text: str, answer: float, tol: 
     else:
         want = ("wrong", by_thousands)
     assert g.status == want[0] and g.message.endswith(" " + want[1]), (g, want)
+
+
+@pytest.mark.parametrize(("text", "answer", "tol", "slip"), PERCENT_CASES)
+def test_a_percentage_is_read_only_where_the_answer_is_a_fraction(text, answer, tol, slip):
+    g = quiz.grade_number(text, answer, abs_tol=tol)
+    if abs(answer) > 1:
+        assert (g.status, g.message) == ("nan", quiz.NO_PERCENT)
+    else:
+        assert g.status == "right", g

@@ -20,7 +20,7 @@ import pytest
 
 from embedlab import exercises, quiz
 from tests.browser import PageWatch
-from tests.quiz_cases import AMBIGUOUS_CASES, PARSE_CASES
+from tests.quiz_cases import AMBIGUOUS_CASES, PARSE_CASES, PERCENT_CASES
 
 ROOT = Path(__file__).resolve().parents[1]
 SELF_CHECK = "notebooks/S-self-check.html"
@@ -181,7 +181,7 @@ def test_page_grader_says_how_an_ambiguous_entry_was_read(watch: PageWatch) -> N
     page = watch.open(SELF_CHECK)
     box = page.locator(".embedlab-exercise[data-kind=number]").first
     problems = []
-    for text, answer, tol, slip in AMBIGUOUS_CASES:
+    for text, answer, tol, slip in AMBIGUOUS_CASES + PERCENT_CASES:
         slips = [[slip, "A slip."]] if slip is not None else []
         box.evaluate(
             "(b, c) => { b.dataset.answer = String(c[0]); b.dataset.abs = String(c[1]); b.dataset.rel = '0';"

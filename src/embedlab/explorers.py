@@ -292,8 +292,12 @@ def saturation_explorer(n_others: int = 3) -> Explorer:
         others = (1 - saturation_prob(ts, n_others)) / n_others
         plots.curve(ts, others, ax, label=f"each of the other {n_others}", color=plots.GREEN)
         ax.axhline(1 / n_others, color=plots.GREY, linestyle=":", linewidth=1)
-        p0 = plots.marker(0.0, 0.25, ax)
-        p1 = plots.marker(0.0, 0.25, ax, color=plots.VERMILLION)
+        turn = float(np.log(n_others))  # P0 = 1/2 here, where the curve is steepest
+        ax.axvline(turn, color=plots.GREY, linestyle="--", linewidth=1)
+        label = f"P0 = 1/2 at t = ln {n_others}"
+        ax.annotate(label, (turn, 0.5), xytext=(6, -4), textcoords="offset points", fontsize=11)
+        p0 = plots.marker(0.0, 0.25, ax, color=plots.BLUE)  # on the P0 curve, in its colour
+        p1 = plots.marker(0.0, 0.25, ax, color=plots.GREEN)  # on the other tokens' curve, in its colour
         ax.set_xlabel("t, the logit of token 0 (others at 0)")
         ax.set_ylabel("probability")
         ax.set_ylim(-0.03, 1.03)

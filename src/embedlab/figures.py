@@ -80,8 +80,6 @@ def projection_panels(h: Any, E: Any, labels: Sequence[str] = TOKENS, *, axes: A
         e2, h2 = basis @ e, basis @ h  # (2,), (2,): true lengths and angle
         along = dot(h, e) / norm_e  # signed length of h's shadow on the row's line
         q = plots.arrows([e2, h2], ax, labels=[label, "h"], colors=[plots.BLUE, plots.ORANGE], limit=lim)
-        if np.hypot(*(h2 - e2)) < 0.25 * lim:  # the two tips nearly meet: lift h's label above the row's
-            q.labels[1].xyann = (4, 20)
         below = -0.12 * lim  # the shadow is drawn just under the row's line, so it hides no arrow
         with plots.style():
             (proj,) = ax.plot([0.0, along], [below, below], color=plots.VERMILLION, linewidth=5, solid_capstyle="butt")

@@ -285,8 +285,12 @@ def update_arrows(q: Quiver, vectors: Any) -> None:
     if len(v) != q.N:
         raise ValueError(f"vectors must hold {q.N} vector(s), one per arrow, got {len(v)}")
     q.set_UVC(v[:, 0], v[:, 1])
-    for note, tip in zip(q.labels, v, strict=False):  # type: ignore[attr-defined]
+    span = float(np.ptp(q.axes.get_xlim())) if q.axes is not None else 1.0
+    for k, (note, tip) in enumerate(zip(q.labels, v, strict=False)):  # type: ignore[attr-defined]
         note.xy = tuple(tip)
+        near = [j for j in range(k) if float(np.hypot(*(tip - v[j]))) < 0.15 * span]  # earlier tips close by
+        up = sum(tip[1] > v[j][1] for j in near)  # a higher tip's label moves up, a lower one's down
+        note.xyann = (4, 4 + 16 * up - 20 * (len(near) - up))
 
 
 def _vectors_2d(vectors: Any) -> np.ndarray:

@@ -49,6 +49,8 @@ FORECAST_WRONG = "Not quite: see below."
 #: Said after the verdict when "1,946" could be either number: what it was read as, and how to type the other.
 READ_THOUSANDS = "(Read as {a}, the comma separating thousands; for {b}, type {b}.)"
 READ_DECIMAL = "(Read as {b}, with a decimal comma.)"
+#: A percentage is read only where the answer is a fraction (at most 1 in size): 159% is not a gradient of 1.59.
+NO_PERCENT = "This answer is not a fraction or a probability: type it without %."
 
 _NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?"
 _FULL = re.compile(rf"^({_NUMBER})(?:/({_NUMBER}))?$", re.IGNORECASE | re.ASCII)  # ASCII digits, as in JS
@@ -184,6 +186,8 @@ def grade_number(
     x = parse_number(text)
     if x is None:
         return Grade("nan", NOT_A_NUMBER)
+    if _SPACES.sub("", text).endswith("%") and abs(answer) > 1:
+        return Grade("nan", NO_PERCENT)
     readings = ambiguous_readings(text)
     if readings is None:
         return _grade_value(x, answer, abs_tol, rel_tol, slips, right, wrong, "")
@@ -259,6 +263,7 @@ _GRADE_JS = (
     "if(d.kind==='number'){var P=" + _PARSE_JS + ",raw=q.querySelector('input[type=text]').value,x=P(raw),g;"
     "var c=raw.replace(/[\\s_\\u2009\\u202f]/g,'').replace(/\\u2212/g,'-');"
     "if(x===null)s='blank';else if(isNaN(x))s='nan';"
+    "else if(c.slice(-1)==='%'&&Math.abs(Number(d.answer))>1){s='nan';m=d.nopct;}"
     "else if(/^[+-]?[1-9]\\d{0,2},\\d{3}%?$/.test(c)){var ra=c.replace(',',''),rb=c.replace(',','.'),xd=P(rb);"
     "var gs=[G(x,' '+d.readk.split('{a}').join(ra).split('{b}').join(rb))];"
     "if(xd!==null&&!isNaN(xd))gs.push(G(xd,' '+d.readd.split('{b}').join(rb)));g=gs[0];"
@@ -407,7 +412,7 @@ class _Question:
             "nan": NOT_A_NUMBER,
         }
         if not self.is_choice:
-            data.update({"readk": READ_THOUSANDS, "readd": READ_DECIMAL})
+            data.update({"readk": READ_THOUSANDS, "readd": READ_DECIMAL, "nopct": NO_PERCENT})
         data.update(self._verdicts())
         attrs = " ".join(f'data-{k}="{esc(v)}"' for k, v in data.items())
         label = self.title or self.kind_label
