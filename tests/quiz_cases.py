@@ -56,12 +56,14 @@ AMBIGUOUS_CASES += [
     ("1,946", 1.946, 0.01, 1946.0),  # right as decimals beats a slip as thousands
 ]
 
-#: (typed, answer, abs_tol, slip value or None): a percentage is read only where the answer is a fraction.
-PERCENT_CASES: list[tuple[str, float, float, float | None]] = [
-    ("159%", 1.59, 0.005, None),  # a gradient, not a fraction: refused with a prompt
-    ("194.6%", 1.9459, 0.01, None),
-    ("6,144,000,000%", 61_440_000.0, 0.5, None),
-    ("2.33%", 0.0233, 0.002, None),  # a fraction: read as 0.0233
-    ("-42%", -0.42, 0.005, None),
-    ("100%", 1.0, 0.005, None),
+#: (typed, answer, abs_tol, slip value or None, percent): "%" is read only where the question allows it.
+PERCENT_CASES: list[tuple[str, float, float, float | None, bool]] = [
+    ("159%", 1.59, 0.005, None, False),  # a gradient, not a fraction: refused with a prompt
+    ("15%", 0.15, 0.005, None, False),  # a gradient of 0.15 is not 15%: refused though the value would match
+    ("-10%", -0.1, 0.001, None, False),
+    ("50%", 61_440_000.0, 0.5, 0.5, False),  # the fraction saved, typed for a count: the slip's hint
+    ("2.33%", 0.0233, 0.002, None, True),  # a probability difference: read as 0.0233
+    ("-42%", -0.42, 0.005, None, True),
+    ("100%", 1.0, 0.005, None, True),
+    ("1,946%", 0.019459, 0.0001, None, True),
 ]

@@ -653,3 +653,16 @@ def test_saturation_marks_the_turning_point_and_colours_dots_like_their_curves()
     verticals = [ln for ln in ex.axes.lines if len(set(ln.get_xdata())) == 1 and not ln.get_animated()]
     assert any(ln.get_xdata()[0] == pytest.approx(math.log(3)) for ln in verticals)
     assert any("ln 3" in t.get_text() for t in ex.axes.texts)
+
+
+def test_saturation_legend_and_note_cover_no_curve_and_each_other():
+    ex = explorers.saturation_explorer(3)
+    ex.fig.canvas.draw()
+    renderer = ex.fig.canvas.get_renderer()
+    legend = ex.axes.get_legend().get_window_extent(renderer)
+    note = next(t for t in ex.axes.texts if "ln 3" in t.get_text()).get_window_extent(renderer)
+    assert not legend.overlaps(note)
+    for line in (ln for ln in ex.axes.lines if len(ln.get_xdata()) > 2):
+        xy = line.get_transform().transform(np.column_stack(line.get_data()))
+        inside = (xy[:, 0] >= legend.x0) & (xy[:, 0] <= legend.x1) & (xy[:, 1] >= legend.y0) & (xy[:, 1] <= legend.y1)
+        assert not inside.any(), line.get_label()

@@ -147,7 +147,7 @@ def test_live_forecast_reveals_only_after_an_answer() -> None:
 
 def test_live_exercise_offers_the_answer_only_after_a_try() -> None:
     pytest.importorskip("ipywidgets")
-    e = Exercise("P?", 0.6652, abs_tol=0.005, fmt="{:.4f}", solution="Softmax of the logits.")
+    e = Exercise("P?", 0.6652, abs_tol=0.005, fmt="{:.4f}", solution="Softmax of the logits.", percent=True)
     e.widget()
     assert e._show.layout.display == "none"
     e._control.value = "abc"
@@ -191,10 +191,13 @@ def test_an_ambiguous_entry_says_how_it_was_read(text: str, answer: float, tol: 
     assert g.status == want[0] and g.message.endswith(" " + want[1]), (g, want)
 
 
-@pytest.mark.parametrize(("text", "answer", "tol", "slip"), PERCENT_CASES)
-def test_a_percentage_is_read_only_where_the_answer_is_a_fraction(text, answer, tol, slip):
-    g = quiz.grade_number(text, answer, abs_tol=tol)
-    if abs(answer) > 1:
-        assert (g.status, g.message) == ("nan", quiz.NO_PERCENT)
-    else:
+@pytest.mark.parametrize(("text", "answer", "tol", "slip", "percent"), PERCENT_CASES)
+def test_a_percentage_is_read_only_where_the_question_allows_it(text, answer, tol, slip, percent):
+    slips = [quiz.Slip(slip, "A slip.")] if slip is not None else []
+    g = quiz.grade_number(text, answer, abs_tol=tol, slips=slips, percent=percent)
+    if percent:
         assert g.status == "right", g
+    elif slip is not None:
+        assert (g.status, g.message) == ("slip", "A slip.")
+    else:
+        assert (g.status, g.message) == ("nan", quiz.NO_PERCENT)

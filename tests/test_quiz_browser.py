@@ -164,7 +164,7 @@ def test_page_grader_reads_numbers_as_python_does(watch: PageWatch) -> None:
         target = 1.0 if expected is None else expected
         box.evaluate(
             "(b, a) => { b.dataset.answer = String(a); b.dataset.abs = '1e-12'; b.dataset.rel = '0';"
-            " b.dataset.slips = '[]'; }",
+            " b.dataset.slips = '[]'; b.dataset.pct = '1'; }",
             target,
         )
         python = quiz.grade_number(text, target, abs_tol=1e-12)
@@ -181,14 +181,16 @@ def test_page_grader_says_how_an_ambiguous_entry_was_read(watch: PageWatch) -> N
     page = watch.open(SELF_CHECK)
     box = page.locator(".embedlab-exercise[data-kind=number]").first
     problems = []
-    for text, answer, tol, slip in AMBIGUOUS_CASES + PERCENT_CASES:
+    for text, answer, tol, slip, percent in [(*c, True) for c in AMBIGUOUS_CASES] + PERCENT_CASES:
         slips = [[slip, "A slip."]] if slip is not None else []
         box.evaluate(
             "(b, c) => { b.dataset.answer = String(c[0]); b.dataset.abs = String(c[1]); b.dataset.rel = '0';"
-            " b.dataset.slips = JSON.stringify(c[2]); }",
-            [answer, tol, slips],
+            " b.dataset.slips = JSON.stringify(c[2]); b.dataset.pct = c[3] ? '1' : '0'; }",
+            [answer, tol, slips, percent],
         )
-        python = quiz.grade_number(text, answer, abs_tol=tol, slips=[quiz.Slip(v, m) for v, m in slips])
+        python = quiz.grade_number(
+            text, answer, abs_tol=tol, slips=[quiz.Slip(v, m) for v, m in slips], percent=percent
+        )
         page_says = type_number(page, box, text)
         if page_says != {"status": python.status, "text": python.message}:
             problems.append(f"{text!r} against {answer}: page {page_says}, python {python}")

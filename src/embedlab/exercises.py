@@ -69,8 +69,8 @@ def warmup() -> Forecast:
         "Yes: a long enough context",
     )
     return Forecast(
-        "Two tokens share the same row of a tied E, the output layer has no bias, and E is held fixed "
-        "(no training step in between). Can any context h give them different probabilities?",
+        "Two tokens share the same row of a tied E and the output layer has no bias. "
+        "With E as it is, can any context h give them different probabilities?",
         choices[0] if never else choices[1],
         choices=choices,
         trap="Yes is tempting: two different words feel as if some context must tell them apart. "
@@ -249,6 +249,7 @@ def bank() -> list[Exercise]:
             + ", ".join(f"{t} {v:.4f}" for t, v in zip(VOCAB5, p2, strict=True))
             + f". So P({VOCAB5[j2]}) = {p2[j2]:.4f}.",
             title="C2 · Probability of the winner",
+            percent=True,
             cell="C",
         )
     )
@@ -290,13 +291,17 @@ def bank() -> list[Exercise]:
             f"Find the slip, continued. By how much is the draft's P(ran) = {DRAFT_C[ran]:.2f} too low? "
             "Compute the true softmax and give (true − draft).",
             float(truth[ran] - draft[ran]),
-            abs_tol=0.002,
+            abs_tol=0.001,
             fmt="{:.4f}",
             slips=[
                 Slip(float(1 - draft.sum()), "That is how far the whole sum falls short; the question is about ran."),
                 Slip(
+                    float(draft[ran] / draft.sum() - draft[ran]),
+                    "That rescales the draft to sum to 1. The question asks for the true softmax of the logits.",
+                ),
+                Slip(
                     float(round(truth[ran], 2) - draft[ran]),
-                    "Close: that is the difference to two places. Give it to three (within ±0.002).",
+                    "Close: that is the difference to two places. Give it to three (within ±0.001).",
                 ),
                 Slip(
                     float(tied_logits(np.array(H_C), E_TOY)[ran] - draft[ran]),
@@ -307,6 +312,7 @@ def bank() -> list[Exercise]:
             f"{truth[ran]:.4f}. The draft says {draft[ran]:.2f}, so it is {truth[ran] - draft[ran]:.4f} too low. "
             f"Every entry is low: the draft's total is short by {1 - draft.sum():.2f}.",
             title="C4 · Find the slip: by how much",
+            percent=True,
             cell="C",
             misconception="A softmax that does not sum to 1 can pass as rounding.",
         )
@@ -330,6 +336,7 @@ def bank() -> list[Exercise]:
             f"probabilities as 0, −1, −2. P = {_vec(pd, 4)}, so the first token is the likeliest, "
             f"P = {pd[0]:.4f}. Negative logits do not mean unlikely.",
             title="D1 · All logits negative",
+            percent=True,
             cell="D",
             misconception="A negative logit means an unlikely token (only differences between logits matter).",
         )
@@ -376,6 +383,7 @@ def bank() -> list[Exercise]:
             solution=f"With h = 0 every dot product is 0, so the logits are the bias itself, {_vec(bias, 1)}. "
             f"Softmax of the bias gives {_vec(pe, 4)}: not uniform. P(sky) = {pe[sky]:.4f}.",
             title="E1 · A zero context with a bias",
+            percent=True,
             cell="E",
             misconception="A zero context always gives uniform probabilities (not when the head has a bias).",
         )
@@ -416,6 +424,7 @@ def bank() -> list[Exercise]:
             ],
             solution=f"P0 = e^{t2:g} / (e^{t2:g} + {n}) = {math.exp(t2):.3f} / {math.exp(t2) + n:.3f} = {p_f2:.4f}.",
             title="F2 · Saturating",
+            percent=True,
             cell="F",
         )
     )

@@ -292,6 +292,13 @@ def saturation_explorer(n_others: int = 3) -> Explorer:
         others = (1 - saturation_prob(ts, n_others)) / n_others
         plots.curve(ts, others, ax, label=f"each of the other {n_others}", color=plots.GREEN)
         ax.axhline(1 / n_others, color=plots.GREY, linestyle=":", linewidth=1)
+        ax.annotate(
+            f"1/{n_others}, each other's limit",
+            (-8.0, 1 / n_others),
+            xytext=(2, 4),
+            textcoords="offset points",
+            fontsize=11,
+        )
         turn = float(np.log(n_others))  # P0 = 1/2 here, where the curve is steepest
         ax.axvline(turn, color=plots.GREY, linestyle="--", linewidth=1)
         label = f"P0 = 1/2 at t = ln {n_others}"
@@ -302,7 +309,7 @@ def saturation_explorer(n_others: int = 3) -> Explorer:
         ax.set_ylabel("probability")
         ax.set_ylim(-0.03, 1.03)
         ax.set_title("Softmax saturation")
-        ax.legend(loc="center right")
+        ax.legend(loc="upper left")  # the curves leave the top left empty
 
         def update(t: float) -> str:
             p = softmax([t] + [0.0] * n_others)

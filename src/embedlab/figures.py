@@ -126,7 +126,7 @@ def alignment_arrows(e: Any, contexts: dict[str, Any], *, e_label: str = "e", ax
     colors = [plots.BLUE, plots.ORANGE, plots.GREEN, plots.VERMILLION, plots.PURPLE][: len(points)]
     q = plots.arrows(points, ax, labels=[e_label, *contexts], colors=colors, limit=1.25)
     ax.set_xlabel("first axis")
-    ax.set_ylabel(f"rest of {e_label}'s direction")
+    ax.set_ylabel(f"across the first axis, toward {e_label}")
     return fig, {"arrows": q, "points": points, "plane": basis}
 
 
@@ -176,14 +176,15 @@ def gradient_sizes(n: int = 3, t: Any = None, *, ax: Any = None) -> tuple[Any, d
         fig, ax = plots.new_figure((7.0, 3.6))
     else:
         fig = ax.figure
-    slope = plots.curve(t, p0 * (1 - p0), ax, label="slope P0 (1 - P0)")
     target_0 = plots.curve(t, p0 - 1.0, ax, label="p0 - y0, target 0", color=plots.GREEN)
     target_other = plots.curve(t, p0, ax, label="p0 - y0, target not 0", color=plots.VERMILLION)
+    # the slope runs along the orange curve for t < 0: drawn last and dashed, so both stay visible
+    slope = plots.curve(t, p0 * (1 - p0), ax, label="slope P0 (1 - P0)", linestyle="--", zorder=3)
     with plots.style():
         ax.axhline(0, color=plots.BLACK, linewidth=0.8)
         ax.set_xlabel(f"t, the logit of token 0 ({n} others at 0)")
         ax.set_ylabel("value")
-        ax.set_title("Saturation flattens P0, not the loss gradient")
+        ax.set_title("P0 flattens; the gradient stays full-size when sure and wrong")
         ax.legend(loc="lower right", fontsize=11)  # the curves leave the bottom right empty
     return fig, {"slope": slope, "target_0": target_0, "target_other": target_other}
 

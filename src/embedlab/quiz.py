@@ -49,8 +49,8 @@ FORECAST_WRONG = "Not quite: see below."
 #: Said after the verdict when "1,946" could be either number: what it was read as, and how to type the other.
 READ_THOUSANDS = "(Read as {a}, the comma separating thousands; for {b}, type {b}.)"
 READ_DECIMAL = "(Read as {b}, with a decimal comma.)"
-#: A percentage is read only where the answer is a fraction (at most 1 in size): 159% is not a gradient of 1.59.
-NO_PERCENT = "This answer is not a fraction or a probability: type it without %."
+#: A percentage is read only where the question asks for a fraction or a probability (``percent=True``).
+NO_PERCENT = "Percentages are not read here: this answer is not a fraction or a probability. Give the value itself."
 
 _NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?"
 _FULL = re.compile(rf"^({_NUMBER})(?:/({_NUMBER}))?$", re.IGNORECASE | re.ASCII)  # ASCII digits, as in JS
@@ -169,8 +169,13 @@ def grade_number(
     slips: Sequence[Slip] = (),
     right: str = RIGHT,
     wrong: str = WRONG_NUMBER,
+    percent: bool = True,
 ) -> Grade:
     """Grade a typed number against ``answer`` (see :func:`within`); slips are matched with the same tolerance.
+
+    With ``percent=False`` (an answer that is not a fraction or a probability) an entry ending in
+    ``%`` is not graded right: it gets its slip's feedback if its value matches a slip (``50%``
+    for a fraction saved), else the prompt :data:`NO_PERCENT`.
 
     Examples
     --------
@@ -186,7 +191,10 @@ def grade_number(
     x = parse_number(text)
     if x is None:
         return Grade("nan", NOT_A_NUMBER)
-    if _SPACES.sub("", text).endswith("%") and abs(answer) > 1:
+    if not percent and _SPACES.sub("", text).endswith("%"):
+        for slip in slips:
+            if within(x, float(slip.value), abs_tol, rel_tol):
+                return Grade("slip", slip.feedback)
         return Grade("nan", NO_PERCENT)
     readings = ambiguous_readings(text)
     if readings is None:
@@ -263,7 +271,7 @@ _GRADE_JS = (
     "if(d.kind==='number'){var P=" + _PARSE_JS + ",raw=q.querySelector('input[type=text]').value,x=P(raw),g;"
     "var c=raw.replace(/[\\s_\\u2009\\u202f]/g,'').replace(/\\u2212/g,'-');"
     "if(x===null)s='blank';else if(isNaN(x))s='nan';"
-    "else if(c.slice(-1)==='%'&&Math.abs(Number(d.answer))>1){s='nan';m=d.nopct;}"
+    "else if(c.slice(-1)==='%'&&d.pct!=='1'){g=G(x,'');if(g[0]==='slip'){s='slip';m=g[1];}else{s='nan';m=d.nopct;}}"
     "else if(/^[+-]?[1-9]\\d{0,2},\\d{3}%?$/.test(c)){var ra=c.replace(',',''),rb=c.replace(',','.'),xd=P(rb);"
     "var gs=[G(x,' '+d.readk.split('{a}').join(ra).split('{b}').join(rb))];"
     "if(xd!==null&&!isNaN(xd))gs.push(G(xd,' '+d.readd.split('{b}').join(rb)));g=gs[0];"
@@ -304,9 +312,13 @@ class _Question:
         slips: Sequence[Slip] = (),
         wrong: str | None = None,
         title: str = "",
+        percent: bool = False,
     ) -> None:
         if not isinstance(question, str) or not question.strip():
             raise ValueError("question must be a non-empty str")
+        if not isinstance(percent, bool):
+            raise TypeError(f"percent must be True or False, got {short_repr(percent)}")
+        self.percent = percent  # whether "42%" is read as 0.42: only for a fraction or a probability
         self.question = question
         self.title = title
         self.choices = tuple(choices) if choices is not None else None
@@ -362,6 +374,7 @@ class _Question:
             slips=self.slips,
             right=self.right_text,
             wrong=self.wrong,
+            percent=self.percent,
         )
 
     @property
@@ -412,7 +425,14 @@ class _Question:
             "nan": NOT_A_NUMBER,
         }
         if not self.is_choice:
-            data.update({"readk": READ_THOUSANDS, "readd": READ_DECIMAL, "nopct": NO_PERCENT})
+            data.update(
+                {
+                    "readk": READ_THOUSANDS,
+                    "readd": READ_DECIMAL,
+                    "nopct": NO_PERCENT,
+                    "pct": "1" if self.percent else "0",
+                }
+            )
         data.update(self._verdicts())
         attrs = " ".join(f'data-{k}="{esc(v)}"' for k, v in data.items())
         label = self.title or self.kind_label
@@ -525,6 +545,8 @@ class Forecast(_Question):
         For a multiple-choice forecast; otherwise the learner types a number.
     abs_tol, rel_tol : float
         Tolerance of a numeric forecast (stated to the learner).
+    percent : bool, default False
+        Whether ``42%`` is read as 0.42: set it for a fraction or a probability only.
     slips : sequence of Slip
         Feedback for particular wrong answers (a wrong choice, or a number from a known slip).
 
