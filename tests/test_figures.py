@@ -243,3 +243,31 @@ def test_embedding_shares_bars_are_each_models_share():
         assert emb_bar.get_width() == pytest.approx(100 * V * d / total, rel=1e-12)
         assert head_bar.get_width() == pytest.approx(100 * head / total, rel=1e-12)
         assert head_bar.get_x() == pytest.approx(emb_bar.get_width())
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: figures.gradient_sizes(3),
+        lambda: figures.embedding_shares(),
+        lambda: figures.tie_scatter(np.eye(4), np.eye(4), far=3),
+        lambda: figures.projection_panels(E_TOY[1], E_TOY),
+        lambda: figures.output_path_panels(
+            np.outer([0.1, 0.2, -0.3, 0.0], [1.0, 1.0, -2.0]), np.eye(4, 3), [1.0, 1.0, -2.0]
+        ),
+    ],
+)
+def test_no_title_or_legend_is_clipped_at_the_figure_edge(make):
+    """Every title and legend lies inside the figure, at the width the notebooks use (figures at 2x)."""
+    from embedlab.display import _geometry
+
+    fig, _art = make()
+    with _geometry(fig):  # the size and resolution the notebooks show it at
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        frame = fig.bbox
+        boxes = [ax.title.get_window_extent(renderer) for ax in fig.axes if ax.get_title()]
+        legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes)]
+        boxes += [lg.get_window_extent(renderer) for lg in legends if lg]
+        for box in boxes:
+            assert frame.x0 - 1 <= box.x0 and box.x1 <= frame.x1 + 1, (box, frame)

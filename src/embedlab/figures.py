@@ -184,7 +184,7 @@ def gradient_sizes(n: int = 3, t: Any = None, *, ax: Any = None) -> tuple[Any, d
         ax.axhline(0, color=plots.BLACK, linewidth=0.8)
         ax.set_xlabel(f"t, the logit of token 0 ({n} others at 0)")
         ax.set_ylabel("value")
-        ax.set_title("P0 flattens; the gradient stays full-size when sure and wrong")
+        ax.set_title("P0's slope vanishes, not the gradient when wrong")
         ax.legend(loc="lower right", fontsize=11)  # the curves leave the bottom right empty
     return fig, {"slope": slope, "target_0": target_0, "target_other": target_other}
 
