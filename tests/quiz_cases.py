@@ -62,6 +62,7 @@ PERCENT_CASES: list[tuple[str, float, float, float | None, bool]] = [
     ("15%", 0.15, 0.005, None, False),  # a gradient of 0.15 is not 15%: refused though the value would match
     ("-10%", -0.1, 0.001, None, False),
     ("50%", 61_440_000.0, 0.5, 0.5, False),  # the fraction saved, typed for a count: the slip's hint
+    ("90%", 0.0, 1.0, 1.5, False),  # within tolerance of both answer and slip: the slip, never "right"
     ("2.33%", 0.0233, 0.002, None, True),  # a probability difference: read as 0.0233
     ("-42%", -0.42, 0.005, None, True),
     ("100%", 1.0, 0.005, None, True),

@@ -246,7 +246,7 @@ def test_one_hot_cost_every_model_pairs_its_own_v_and_d():
         assert f"does {V * d:,} multiplications" in text
         assert f"{(V - 1) * d:,} of them by zero" in text
         assert f"copies {d:,} numbers" in text
-        assert f"({V:,} times less work)" in text
+        assert f"({V:,} times as many multiplications as numbers copied)" in text
         heights = bar_heights(ex.axes)
         assert heights == [V * d, d]
         heights_seen.add(tuple(heights))
@@ -666,3 +666,23 @@ def test_saturation_legend_and_note_cover_no_curve_and_each_other():
         xy = line.get_transform().transform(np.column_stack(line.get_data()))
         inside = (xy[:, 0] >= legend.x0) & (xy[:, 0] <= legend.x1) & (xy[:, 1] >= legend.y0) & (xy[:, 1] <= legend.y1)
         assert not inside.any(), line.get_label()
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 20, 1000, 10_000])
+def test_saturation_notes_fit_for_every_vocabulary_it_accepts(n):
+    """Notes inside the axes, the legend over no curve and no note, the turning point marked when on range."""
+    ex = explorers.saturation_explorer(n)
+    ex.fig.canvas.draw()
+    renderer = ex.fig.canvas.get_renderer()
+    frame = ex.axes.get_window_extent(renderer)
+    legend = ex.axes.get_legend().get_window_extent(renderer)
+    for text in ex.axes.texts:
+        box = text.get_window_extent(renderer)
+        assert frame.x0 - 1 <= box.x0 and box.x1 <= frame.x1 + 1 and frame.y0 - 1 <= box.y0 and box.y1 <= frame.y1 + 1
+        assert not legend.overlaps(box), text.get_text()
+    for line in (ln for ln in ex.axes.lines if len(ln.get_xdata()) > 2):
+        xy = line.get_transform().transform(np.column_stack(line.get_data()))
+        inside = (xy[:, 0] >= legend.x0) & (xy[:, 0] <= legend.x1) & (xy[:, 1] >= legend.y0) & (xy[:, 1] <= legend.y1)
+        assert not inside.any(), line.get_label()
+    marked = any(f"ln {n}" in t.get_text() for t in ex.axes.texts)
+    assert marked == (math.log(n) <= 8.0)

@@ -1,6 +1,8 @@
 """Tests for embedlab.plots: helpers return artists, make a figure only when ax=None, never touch
 pyplot's figure registry or plt.show, and their update functions move the artists they made."""
 
+import warnings
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
@@ -263,3 +265,12 @@ def test_marker_single_point_moves():
 
 def test_palette_is_okabe_ito():
     assert (plots.BLUE, plots.ORANGE, plots.GREEN, plots.VERMILLION) == ("#0072B2", "#E69F00", "#009E73", "#D55E00")
+
+
+def test_labels_of_tips_close_together_get_lines_of_their_own():
+    q = plots.arrows([[1.0, 0.0], [1.0, 0.01], [1.0, 0.005]], labels=["a", "b", "c"], limit=1.25)
+    offsets = [t.xyann[1] for t in q.labels]
+    assert len(set(offsets)) == 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plots.arrows([[1e308, 0.0], [-1e308, 0.0]], labels=["a", "b"], limit=1.0)  # no overflow warning

@@ -201,3 +201,12 @@ def test_a_percentage_is_read_only_where_the_question_allows_it(text, answer, to
         assert (g.status, g.message) == ("slip", "A slip.")
     else:
         assert (g.status, g.message) == ("nan", quiz.NO_PERCENT)
+
+
+def test_grade_number_refuses_what_it_cannot_read_alike_on_the_page():
+    with pytest.raises(TypeError, match="percent must be True or False"):
+        quiz.grade_number("42%", 0.42, abs_tol=0.01, percent="no")
+    with pytest.raises(ValueError, match="abs_tol must be a finite number"):
+        quiz.grade_number("1", 1.0, abs_tol=float("nan"))
+    with pytest.raises(TypeError, match="slips must hold Slip objects"):
+        quiz.grade_number("1", 1.0, abs_tol=0.1, slips=[(0.5, "x")])

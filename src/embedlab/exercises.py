@@ -76,7 +76,8 @@ def warmup() -> Forecast:
         trap="Yes is tempting: two different words feel as if some context must tell them apart. "
         "But each logit is h · e_j, and equal rows give equal dot products for every h, short or long.",
         settles="worked example E (degenerate inputs) checks it on random contexts, and shows that a training "
-        "step, which changes E, can pull the two rows apart; exercise E1 below asks what a bias changes.",
+        "step, which changes E, can pull the two rows apart; exercise E1 below asks what a bias does to a "
+        "zero context.",
         title="Warm-up forecast",
     )
 
@@ -530,7 +531,7 @@ def bank() -> list[Exercise]:
                 Slip(float(np.round(upstream, 2)[:, 0].sum()), "Only the positions that looked up id 4 count."),
             ],
             solution="Id 4 was looked up at positions 0 and 2, so its row receives the sum of both: "
-            f"{np.round(upstream, 2)[0, 0]:.2f} + {np.round(upstream, 2)[2, 0]:.2f} = "
+            f"{np.round(upstream, 2)[0, 0]:.2f} + ({np.round(upstream, 2)[2, 0]:.2f}) = "
             f"{embedding_grad(ids, np.round(upstream, 2), Vh)[4, 0]:.2f}. Repeated ids accumulate.",
             title="H2 · A repeated id",
             cell="H",

@@ -152,7 +152,8 @@ def one_hot_cost_explorer(presets: tuple[tuple[str, int, int], ...] = SIZE_PRESE
             return (
                 f"{name} (V = {vocab_size:,}, d = {d_model:,}): one-hot @ E does {cost['multiplies']:,} "
                 f"multiplications per token, {cost['wasted_multiplies']:,} of them by zero; lookup copies "
-                f"{cost['lookup_copies']:,} numbers ({cost['multiplies'] // cost['lookup_copies']:,} times less work)."
+                f"{cost['lookup_copies']:,} numbers ({cost['multiplies'] // cost['lookup_copies']:,} times as many "
+                "multiplications as numbers copied)."
             )
 
         return update, [b, notes, title]
@@ -291,25 +292,37 @@ def saturation_explorer(n_others: int = 3) -> Explorer:
         plots.curve(ts, saturation_prob(ts, n_others), ax, label="P0(t), token 0")
         others = (1 - saturation_prob(ts, n_others)) / n_others
         plots.curve(ts, others, ax, label=f"each of the other {n_others}", color=plots.GREEN)
-        ax.axhline(1 / n_others, color=plots.GREY, linestyle=":", linewidth=1)
+        limit = 1 / n_others
+        ax.axhline(limit, color=plots.GREY, linestyle=":", linewidth=1)
+        high = limit > 0.8  # near the top: write the note under its line
         ax.annotate(
             f"1/{n_others}, each other's limit",
-            (-8.0, 1 / n_others),
-            xytext=(2, 4),
+            (-8.0, limit),
+            xytext=(2, -4 if high else 4),
             textcoords="offset points",
+            va="top" if high else "bottom",
             fontsize=11,
         )
         turn = float(np.log(n_others))  # P0 = 1/2 here, where the curve is steepest
-        ax.axvline(turn, color=plots.GREY, linestyle="--", linewidth=1)
-        label = f"P0 = 1/2 at t = ln {n_others}"
-        ax.annotate(label, (turn, 0.5), xytext=(6, -4), textcoords="offset points", fontsize=11)
+        if turn <= 8.0:  # on the slider's range: mark it, the note on the side with room
+            ax.axvline(turn, color=plots.GREY, linestyle="--", linewidth=1)
+            right = turn < 2.0
+            ax.annotate(
+                f"P0 = 1/2 at t = ln {n_others}",
+                (turn, 0.5),
+                xytext=(6 if right else -6, -4),
+                textcoords="offset points",
+                ha="left" if right else "right",
+                fontsize=11,
+            )
+        ax.set_xlim(-8.8, 8.8)
         p0 = plots.marker(0.0, 0.25, ax, color=plots.BLUE)  # on the P0 curve, in its colour
         p1 = plots.marker(0.0, 0.25, ax, color=plots.GREEN)  # on the other tokens' curve, in its colour
         ax.set_xlabel("t, the logit of token 0 (others at 0)")
         ax.set_ylabel("probability")
         ax.set_ylim(-0.03, 1.03)
         ax.set_title("Softmax saturation")
-        ax.legend(loc="upper left")  # the curves leave the top left empty
+        ax.legend(loc="upper left" if n_others > 1 else "center left")  # where no curve passes
 
         def update(t: float) -> str:
             p = softmax([t] + [0.0] * n_others)

@@ -286,11 +286,18 @@ def update_arrows(q: Quiver, vectors: Any) -> None:
         raise ValueError(f"vectors must hold {q.N} vector(s), one per arrow, got {len(v)}")
     q.set_UVC(v[:, 0], v[:, 1])
     span = float(np.ptp(q.axes.get_xlim())) if q.axes is not None else 1.0
+    scaled = v / (span or 1.0)  # distances in axis widths, computed without overflow
+    slots: list[int] = []
     for k, (note, tip) in enumerate(zip(q.labels, v, strict=False)):  # type: ignore[attr-defined]
         note.xy = tuple(tip)
-        near = [j for j in range(k) if float(np.hypot(*(tip - v[j]))) < 0.15 * span]  # earlier tips close by
-        up = sum(tip[1] > v[j][1] for j in near)  # a higher tip's label moves up, a lower one's down
-        note.xyann = (4, 4 + 16 * up - 20 * (len(near) - up))
+        near = [j for j in range(k) if float(np.hypot(*(scaled[k] - scaled[j]))) < 0.15]  # nearby earlier tips
+        taken = {slots[j] for j in near}
+        below = bool(near) and scaled[k][1] < np.mean([scaled[j][1] for j in near])  # a lower tip looks down first
+        sign = -1 if below else 1
+        order = [0, *(sign * t * m for t in range(1, k + 2) for m in (1, -1))]
+        slot = next(s for s in order if s not in taken)
+        slots.append(slot)
+        note.xyann = (4, 4 + 16 * slot)  # each label near others gets a line of its own
 
 
 def _vectors_2d(vectors: Any) -> np.ndarray:

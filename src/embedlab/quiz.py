@@ -186,6 +186,16 @@ def grade_number(
     >>> grade_number("", 1.0, abs_tol=0.1).status, grade_number("abc", 1.0, abs_tol=0.1).status
     ('blank', 'nan')
     """
+    if not isinstance(percent, bool):
+        raise TypeError(f"percent must be True or False, got {short_repr(percent)}")
+    answer = _finite(answer, "answer")
+    abs_tol, rel_tol = _finite(abs_tol, "abs_tol"), _finite(rel_tol, "rel_tol")
+    if abs_tol < 0 or rel_tol < 0:
+        raise ValueError(f"abs_tol and rel_tol must be >= 0, got {abs_tol!r} and {rel_tol!r}")
+    for slip in slips:
+        if not isinstance(slip, Slip):
+            raise TypeError(f"slips must hold Slip objects, got {short_repr(slip)}")
+        _finite(slip.value, "a slip's value")
     if is_blank(text):
         return Grade("blank", BLANK)
     x = parse_number(text)
@@ -271,7 +281,8 @@ _GRADE_JS = (
     "if(d.kind==='number'){var P=" + _PARSE_JS + ",raw=q.querySelector('input[type=text]').value,x=P(raw),g;"
     "var c=raw.replace(/[\\s_\\u2009\\u202f]/g,'').replace(/\\u2212/g,'-');"
     "if(x===null)s='blank';else if(isNaN(x))s='nan';"
-    "else if(c.slice(-1)==='%'&&d.pct!=='1'){g=G(x,'');if(g[0]==='slip'){s='slip';m=g[1];}else{s='nan';m=d.nopct;}}"
+    "else if(c.slice(-1)==='%'&&d.pct!=='1'){s='nan';m=d.nopct;"
+    "for(var k=0;k<sl.length;k++){if(w(x,Number(sl[k][0]))){s='slip';m=sl[k][1];break;}}}"
     "else if(/^[+-]?[1-9]\\d{0,2},\\d{3}%?$/.test(c)){var ra=c.replace(',',''),rb=c.replace(',','.'),xd=P(rb);"
     "var gs=[G(x,' '+d.readk.split('{a}').join(ra).split('{b}').join(rb))];"
     "if(xd!==null&&!isNaN(xd))gs.push(G(xd,' '+d.readd.split('{b}').join(rb)));g=gs[0];"
