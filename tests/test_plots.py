@@ -274,3 +274,10 @@ def test_labels_of_tips_close_together_get_lines_of_their_own():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         plots.arrows([[1e308, 0.0], [-1e308, 0.0]], labels=["a", "b"], limit=1.0)  # no overflow warning
+
+
+def test_heatmap_writes_dark_cells_in_white():
+    m = np.array([[0.9, -0.1], [0.2, -0.8]])
+    art = plots.heatmap(m)
+    inks = [to_rgba(t.get_color()) for t in art["texts"]]
+    assert inks[0] == inks[3] == to_rgba("white") != inks[1] == inks[2]

@@ -136,7 +136,8 @@ def heatmap(
         texts = []
         if annotate:
             for (i, j), value in np.ndenumerate(m):
-                texts.append(ax.text(j, i, f"{value:+.1f}", ha="center", va="center", fontsize=11))
+                ink = "white" if abs(value) > 0.6 * lim else BLACK  # readable on the map's dark ends
+                texts.append(ax.text(j, i, f"{value:+.1f}", ha="center", va="center", fontsize=11, color=ink))
         ax.set_xticks(range(m.shape[1]), [f"dim {j}" for j in range(m.shape[1])])
         labels = row_labels if row_labels is not None else [str(i) for i in range(m.shape[0])]
         ax.set_yticks(range(m.shape[0]), [f"{i}: {label}" for i, label in enumerate(labels)])
