@@ -68,3 +68,22 @@ PERCENT_CASES: list[tuple[str, float, float, float | None, bool]] = [
     ("100%", 1.0, 0.005, None, True),
     ("1,946%", 0.019459, 0.0001, None, True),
 ]
+
+
+def random_entries(n: int, seed: int = 0, around: float = 1.0) -> list[str]:
+    """``n`` typed strings built from the characters graders meet: digits, signs, separators, spacing of both
+    languages' kinds (U+FEFF, U+001C, U+0085...), "%", "/", exponents, and numbers near ``around``."""
+    import random
+
+    rng = random.Random(seed)
+    pieces = [*"0123456789", ".", ",", "-", "+", "e", "E", "%", "/", " ", "_", "x"]
+    pieces += ["\u2212", "\ufeff", "\x1c", "\x1f", "\x85", "\u2009", "\u202f", "\u00a0", "\t", "\u3000", "\u2028"]
+    out = []
+    for i in range(n):
+        if i % 4 == 0:  # a number near the answer, written in one of the accepted ways
+            x = around * rng.uniform(0.5, 1.5)
+            text = rng.choice([f"{x:.{rng.randint(0, 5)}f}", f"{x:.3g}", f"{x:,.3f}", f"{100 * x:.2f}%"])
+            out.append(text.replace(".", ",") if rng.random() < 0.3 else text)
+        else:
+            out.append("".join(rng.choice(pieces) for _ in range(rng.randint(0, 10))))
+    return out

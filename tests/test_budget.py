@@ -98,7 +98,7 @@ def test_saved_fraction_bad_input():
     """Validation is inherited from param_count."""
     with pytest.raises(ValueError, match=r"d_model must be a positive integer, got 0"):
         saved_fraction(10, 0)
-    with pytest.raises(TypeError, match=r"output_bias must be True or False, got str 'yes'"):
+    with pytest.raises(TypeError, match=r"tied_bias must be True or False, got str 'yes'"):  # the name the caller used
         saved_fraction(10, 5, tied_bias="yes")
 
 

@@ -15,8 +15,11 @@ mixes valid arguments with exactly one hostile one, so the error must name that 
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
+import enum
+import io
 import math
 import os
 import re
@@ -973,7 +976,7 @@ _ZR = np.random.default_rng(0).normal(size=(50, 4))
         (lambda: _ex(slips=[quiz_mod.Slip(math.nan, "n")]), "a slip's value"),
         (lambda: _ex(rel_tol=0.01, slips=[quiz_mod.Slip(math.inf, "n")]), "a slip's value"),
         (lambda: _ex(slips=[quiz_mod.Slip("1_000", "n")]), "a slip's value"),
-        (lambda: _ex(slips=[(3, "x")]), "slips must hold Slip objects"),
+        (lambda: _ex(slips=[(3, "x")]), "slips must hold Slip"),
         (lambda: _ex(answer=10**400), "answer must be a finite number of float size"),
         (lambda: exercises_mod.get(None), "key must be"),
         (lambda: exercises_mod.get("x" * 100_000), "key must be one of"),
@@ -1024,3 +1027,77 @@ def test_issue_18_changes_give_the_right_values():
         bert = architectures_mod.get_config("BERT-base uncased")
         untied = architectures_mod.embedding_share(dataclasses.replace(bert, tied=False))
         assert untied["head"] == bert.vocab_size * bert.d_model + bert.vocab_size
+
+
+# ================================================================ issue 19: the sample of the issue, one row each
+class _StrEnum(str, enum.Enum):
+    CAT = "cat"
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda: embedlab.train.adam_state(None), "params must be a non-empty dict"),
+        (
+            lambda: embedlab.train.adam_step({"E": np.ones((3, 2))}, {"E": np.full((3, 2), np.nan)}, {"t": 0}, 0.1),
+            "grads['E'] must be finite",
+        ),
+        (
+            lambda: embedlab.train.adam_step({"E": np.ones((3, 2))}, {"E": np.ones((1, 2))}, {"t": 0}, 0.1),
+            "must have the shape of params['E']",
+        ),
+        (lambda: _adam({"lr": math.nan}), "lr must be finite"),
+        (lambda: _adam({"eps": 0.0}), "eps must be positive"),
+        (lambda: embedlab.train.init_params(10**9, 10**4, tied=True), "vocab_size and d is too large"),
+        (lambda: embedlab.train.pca_2d([[1.0, 2.0, 3.0]]), "at least 2 rows"),
+        (lambda: plots_mod.curve([1.0, 2.0], [1.0, 2.0], bogus=1), "bogus"),
+        (lambda: figures_mod.saturation_curves((1, 2, 3, 4, 5, 6, 7)), "ns must hold 1 to 6"),
+        (lambda: quiz_mod.Forecast("q", "a", choices=["a", "b"], trap=None, settles="s"), "trap must be a str"),
+        (lambda: quiz_mod.Forecast("q", "a", choices=["a", "b"], trap="t", settles="s", title=5), "title must be"),
+        (lambda: quiz_mod.Exercise("q", 1.0, abs_tol=0.1, solution="s", fmt="{x}"), "fmt must format"),
+        (lambda: quiz_mod.Exercise("q", 1, choices=[1, 2], solution="s"), "choices must be a sequence of str"),
+        (lambda: embedlab.gpt2.load_encoding("/", "/"), "encoder_path must be the path of a readable file"),
+        (lambda: embedlab.saved_fraction(4, 3, tied_bias="yes"), "tied_bias must be True or False"),
+        (lambda: Control("x", "x", range(10**12)), "at most 100,000 values"),
+        (lambda: lookup(embedlab.E_TOY, range(10**12)), "ids is too large"),
+        (lambda: embedlab.corpus.context_windows([np.array([0, 5, 7, 9])], k=10**12), "k is too large"),
+        (lambda: make_corpus(0, 10**12), "n_train must be at most"),
+    ],
+)
+def test_issue_19_sample_refused_by_name(make, words):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises((TypeError, ValueError)) as info:
+            make()
+    assert words in str(info.value)
+
+
+def _adam(kw):
+    p = {"E": np.ones((3, 2))}
+    return embedlab.train.adam_step(
+        p, {"E": np.ones((3, 2))}, embedlab.train.adam_state(p), kw.get("lr", 0.1), eps=kw.get("eps", 1e-8)
+    )
+
+
+def test_issue_19_sample_right_values():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert float_range(0, 1, 0.6) == (0.0, 0.6) and float_range(-1, 1, 0.1)[-1] == 1.0
+        assert embedlab.exercises.solve_half(10**30) == pytest.approx(math.log(10**30), abs=1e-6)
+        assert embedlab.cross_entropy(np.array([[-1.5e308, 0.0], [0.0, -1.5e308]]), [0, 1]) == pytest.approx(1.5e308)
+        assert len(figures_mod.saturation_curves((1, 2, 3, 4, 5, 6))[1]["lines"]) == 6
+        assert embedlab.gpt2.encode(_StrEnum.CAT) == embedlab.gpt2.encode("cat")
+        E16 = np.array([[60000, 1000], [50000, 2000], [-1000, 60000], [-2000, 50000]], dtype=np.float16)
+        within, between = embedlab.train.class_cosine(E16, ["a", "a", "b", "b"])
+        assert within > 0.99 and abs(between) < 0.1
+        for same in (0.125, math.inf, 2.0**60):
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                check("x", same, same, 2)
+            assert "agrees" in out.getvalue(), same
+
+
+def test_issue_19_a_panicking_tokenizer_is_a_value_error():
+    """tiktoken panics (a BaseException) on a million spaces: embedlab turns it into a ValueError naming text."""
+    with pytest.raises(ValueError, match="text could not be tokenized"):
+        embedlab.gpt2.encode(" " * 1_000_000 + "a")

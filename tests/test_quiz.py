@@ -208,5 +208,5 @@ def test_grade_number_refuses_what_it_cannot_read_alike_on_the_page():
         quiz.grade_number("42%", 0.42, abs_tol=0.01, percent="no")
     with pytest.raises(ValueError, match="abs_tol must be a finite number"):
         quiz.grade_number("1", 1.0, abs_tol=float("nan"))
-    with pytest.raises(TypeError, match="slips must hold Slip objects"):
+    with pytest.raises(TypeError, match="slips must hold Slip"):
         quiz.grade_number("1", 1.0, abs_tol=0.1, slips=[(0.5, "x")])

@@ -20,7 +20,7 @@ import pytest
 
 from embedlab import exercises, quiz
 from tests.browser import PageWatch
-from tests.quiz_cases import AMBIGUOUS_CASES, PARSE_CASES, PERCENT_CASES
+from tests.quiz_cases import AMBIGUOUS_CASES, PARSE_CASES, PERCENT_CASES, random_entries
 
 ROOT = Path(__file__).resolve().parents[1]
 SELF_CHECK = "notebooks/S-self-check.html"
@@ -206,3 +206,33 @@ def test_the_page_holds_every_exercise_and_no_script(site: Path) -> None:
         assert isinstance(json.loads(html.unescape(raw)), list)
     for e in exercises.bank():  # exactly the HTML embedlab makes now (no script, no id: tests/test_quiz.py)
         assert e.to_html() in text, f"{e.title}: the built page differs from embedlab's exercise"
+
+
+GRADE_IN_PAGE = """(args) => {
+  const box = document.createElement('div');
+  box.innerHTML = args.html;
+  document.body.appendChild(box);
+  const form = box.querySelector('form'), input = box.querySelector('input[type=text]');
+  const feedback = box.querySelector('.embedlab-quiz-feedback');
+  const out = args.texts.map((t) => { input.value = t; form.onsubmit.call(form);
+    return [feedback.dataset.status, feedback.textContent]; });
+  box.remove();
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("key", ["C2", "F1", "G1", "H2"])
+def test_the_two_graders_agree_on_ten_thousand_random_entries(watch: PageWatch, key: str) -> None:
+    """One rule written twice: the page's inline handler and grade_number give the same status and words."""
+    page = watch.open(SELF_CHECK)
+    e = exercises.get(key)
+    texts = random_entries(10_000, seed=sum(map(ord, key)), around=float(e.answer))
+    texts += ["1" * 64_000 + "x", " " * 100_000 + "1", "1,946", "\ufeff0.5", "0.5\x85", "\x1c1"]
+    page_says = page.evaluate(GRADE_IN_PAGE, {"html": e.to_html(), "texts": texts})
+    differ = []
+    for text, (status, message) in zip(texts, page_says, strict=True):
+        g = e.grade(text)
+        if (status, message) != (g.status, g.message):
+            differ.append(f"{text[:40]!r}: page {status} {message!r}, python {g.status} {g.message!r}")
+    assert not differ, f"{len(differ)} of {len(texts)} differ:\n" + "\n".join(differ[:10])
+    assert not watch.errors, watch.errors

@@ -132,6 +132,8 @@ def _not_masked(x: Any, name: str) -> None:
 def as_array(x: Any, name: str, what: str) -> np.ndarray:
     """``np.asarray(x)``, refusing masked arrays and turning NumPy's ragged-list error into ours."""
     _not_masked(x, name)
+    if isinstance(x, range) or (isinstance(x, (list, tuple)) and len(x) > 1_000_000):
+        check_nbytes((len(x),), np.float64, name)  # a range(10**12) is sized before NumPy builds it
     try:
         return np.asarray(x)
     except ValueError:  # ragged nested lists

@@ -65,6 +65,7 @@ def saved_fraction(vocab_size: int, d_model: int, *, untied_bias: bool = False, 
     >>> round(saved_fraction(50257, 768, tied_bias=True), 6)
     0.499349
     """
+    untied_bias, tied_bias = check_flag(untied_bias, "untied_bias"), check_flag(tied_bias, "tied_bias")
     untied = param_count(vocab_size, d_model, tied=False, output_bias=untied_bias)
     tied = param_count(vocab_size, d_model, tied=True, output_bias=tied_bias)
     return (untied - tied) / untied

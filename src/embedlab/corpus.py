@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_size, short_repr
+from ._validation import check_nbytes, check_size, short_repr
 
 #: The word classes in vocabulary order, each a tuple of tokens, commonest first.
 CLASSES: dict[str, tuple[str, ...]] = {
@@ -262,11 +262,17 @@ def context_windows(sentences: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
     ([[0, 0], [0, 5], [5, 7]], [5, 7, 9])
     """
     k = check_size(k, "k")
-    contexts, targets = [], []
-    for s in sentences:
-        s = np.asarray(s)
+    if isinstance(sentences, (str, bytes)) or not hasattr(sentences, "__iter__"):
+        raise TypeError(f"sentences must be a sequence of 1-D int arrays, got {type(sentences).__name__}")
+    arrays = [np.asarray(s) for s in sentences]
+    for s in arrays:
         if s.ndim != 1 or s.dtype.kind not in "iu" or len(s) < 2:
             raise ValueError("sentences must be 1-D int arrays of at least two tokens, <s> first")
+    if not arrays:
+        raise ValueError("sentences must hold at least one sentence")
+    check_nbytes((sum(len(s) - 1 for s in arrays) + k, k), np.intp, "k")  # every window, sized before any is made
+    contexts, targets = [], []
+    for s in arrays:
         padded = np.concatenate([np.zeros(k - 1, dtype=s.dtype), s])
         windows = np.lib.stride_tricks.sliding_window_view(padded[:-1], k)  # (len(s) - 1, k)
         contexts.append(windows)

@@ -14,7 +14,7 @@ import numpy as np
 from matplotlib.lines import Line2D
 
 from . import plots
-from ._validation import _describe, check_finite, check_float_array, short_repr
+from ._validation import _describe, check_finite, check_float_array, check_size, short_repr
 from .geometry import dot, plane_basis
 from .softmax import saturation_prob
 from .tokens import TOKENS
@@ -140,12 +140,17 @@ def saturation_curves(ns: Sequence[int] = (3, 100, 50256), t: Any = None, *, ax:
     fig, dict
         ``lines`` (one Line2D per n) and ``halves`` (one marker Line2D per n at (ln n, 1/2)).
     """
-    t = np.linspace(-6.0, 18.0, 241) if t is None else check_float_array(t, "t", ndim=1)
+    t = np.linspace(-6.0, 18.0, 241) if t is None else _drawable(t, "t", 1)[0]
+    colors = (plots.BLUE, plots.ORANGE, plots.GREEN, plots.VERMILLION, plots.PURPLE, plots.SKY)
+    if isinstance(ns, (str, bytes)) or not isinstance(ns, (list, tuple)):
+        raise TypeError(f"ns must be a list or tuple of token counts, got {_describe(ns)}")
+    if not 1 <= len(ns) <= len(colors):
+        raise ValueError(f"ns must hold 1 to {len(colors)} counts (one colour each), got {len(ns)}")
+    ns = [check_size(n, "ns") for n in ns]
     if ax is None:
         fig, ax = plots.new_figure((7.0, 3.6))
     else:
         fig = ax.figure
-    colors = (plots.BLUE, plots.ORANGE, plots.GREEN, plots.VERMILLION, plots.PURPLE)
     lines, halves = [], []
     for n, color in zip(ns, colors, strict=False):
         lines.append(plots.curve(t, saturation_prob(t, n), ax, label=f"n = {n:,} others", color=color))

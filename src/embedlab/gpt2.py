@@ -24,6 +24,7 @@ import hashlib
 import html
 import importlib.util
 import json
+import os
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -154,6 +155,10 @@ def _read_verified(path: Any, expected_sha256: str, file: str, name: str) -> byt
         data = path.read_bytes()
     except FileNotFoundError:
         raise FileNotFoundError(f"{name} must be the path of {file}, got {str(path)!r}, which does not exist") from None
+    except OSError as exc:  # a folder, a file without read permission...
+        raise ValueError(
+            f"{name} must be the path of a readable file {file}, got {str(path)!r}: {exc.strerror}"
+        ) from None
     actual = hashlib.sha256(data).hexdigest()
     if actual != expected_sha256:
         raise ChecksumError(
@@ -274,6 +279,16 @@ def load_encoding(encoder_path: str | Path | None = None, bpe_path: str | Path |
 _lock = threading.Lock()
 
 
+def _fresh_lock_after_fork() -> None:
+    """A child forked while another thread held the loader's lock would wait on it for ever: give it its own."""
+    global _lock
+    _lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_lock_after_fork)
+
+
 @functools.lru_cache(maxsize=1)
 def _default_unlocked() -> tuple[tiktoken.Encoding, VocabFacts]:
     return _load(None, None)
@@ -313,7 +328,20 @@ def _check_text(text: Any, name: str = "text") -> str:
         raise ValueError(
             f"{name} must be encodable as UTF-8, got a lone surrogate {text[exc.start]!r} at index {exc.start}"
         ) from None
-    return str(text)
+    return str.__str__(text)  # the characters themselves, not a subclass's __str__ (an Enum's name)
+
+
+def _tiktoken(call: Any, text: str) -> list[int]:
+    """Run a tiktoken call; its Rust panics (a ``BaseException``) become a ValueError naming ``text``."""
+    try:
+        return call(text)
+    except BaseException as exc:
+        if type(exc).__name__ != "PanicException":
+            raise
+        raise ValueError(
+            f"text could not be tokenized by tiktoken ({len(text):,} characters; its tokenizer panicked: "
+            f"{str(exc)[:120]}). Split a long text into shorter pieces."
+        ) from None
 
 
 def _check_id_list(ids: Any) -> list[int]:
@@ -362,9 +390,10 @@ def encode(text: str, *, allow_special: bool = False) -> list[int]:
     [50256]
     """
     text = _check_text(text)
+    enc = _default()[0]
     if check_flag(allow_special, "allow_special"):
-        return _default()[0].encode(text, allowed_special={ENDOFTEXT})
-    return _default()[0].encode_ordinary(text)
+        return _tiktoken(lambda t: enc.encode(t, allowed_special={ENDOFTEXT}), text)
+    return _tiktoken(enc.encode_ordinary, text)
 
 
 def decode(ids: Any) -> str:

@@ -19,6 +19,7 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.quiver import Quiver
 
@@ -319,6 +320,9 @@ def curve(x: Any, y: Any, ax: Axes | None = None, *, label: str | None = None, c
     if xs.shape != ys.shape:
         raise ValueError(f"x and y must have the same length, got {xs.size} and {ys.size}")
     ax = _ax(ax)
+    unknown = sorted(k for k in kw if not hasattr(Line2D, f"set_{k}"))
+    if unknown:
+        raise TypeError(f"curve got keyword arguments a line does not have: {', '.join(unknown)}")
     with style():
         (line,) = ax.plot(xs, ys, color=color, label=label, **kw)
     return line

@@ -52,11 +52,18 @@ READ_DECIMAL = "(Read as {b}, with a decimal comma.)"
 #: A percentage is read only where the question asks for a fraction or a probability (``percent=True``).
 NO_PERCENT = "Percentages are not read here: this answer is not a fraction or a probability. Give the value itself."
 
-_NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?"
+# One way to match each number (\d+(?:\.\d*)? never splits a run of digits two ways), so matching is linear.
+_NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?"
 _FULL = re.compile(rf"^({_NUMBER})(?:/({_NUMBER}))?$", re.IGNORECASE | re.ASCII)  # ASCII digits, as in JS
 _THOUSANDS = re.compile(r"^[+-]?[1-9]\d{0,2}(?:,\d{3})+$", re.ASCII)  # 262,668,288 (but not 0,420)
 _ONE_COMMA = re.compile(r"^[^,.]*,[^,.]*$")  # 0,42: a decimal comma
-_SPACES = re.compile(r"[\s_\u2009\u202f]")
+#: Spacing an answer may carry, written out: Python's and JavaScript's ``\s`` differ (U+FEFF, U+001C-U+001F,
+#: U+0085), so both graders drop this one list: every character either calls space, and the underscore.
+_SPACE_CHARS = "".join(
+    sorted({c for c in map(chr, range(0x10000)) if c.isspace()} | set("\ufeff\u00a0\u1680\u2028\u2029\u205f\u3000_"))
+)
+_SPACE_CLASS = "[" + "".join(f"\\u{ord(c):04x}" for c in _SPACE_CHARS) + "]"  # the same text in both languages
+_SPACES = re.compile(_SPACE_CLASS)
 _AMBIGUOUS = re.compile(r"^[+-]?[1-9]\d{0,2},\d{3}%?$", re.ASCII)  # 1,946: thousands, or 1.946 with a comma
 
 
@@ -263,11 +270,11 @@ def grade_choice(
 # The static page's grader: the same rule as parse_number/grade_number/grade_choice, reading the
 # answer, tolerances, slips and every message from the question's data- attributes.
 _PARSE_JS = (
-    "function(x){var t=x.replace(/[\\s_\\u2009\\u202f]/g,'').replace(/\\u2212/g,'-');"
+    "function(x){var t=x.replace(/" + _SPACE_CLASS + "/g,'').replace(/\\u2212/g,'-');"
     "if(t==='')return null;var pc=t.slice(-1)==='%';if(pc)t=t.slice(0,-1);"
     "if(/^[+-]?[1-9]\\d{0,2}(?:,\\d{3})+$/.test(t))t=t.replace(/,/g,'');"
     "else if(/^[^,.]*,[^,.]*$/.test(t))t=t.replace(',','.');"
-    "var N='[+-]?(?:\\\\d+\\\\.?\\\\d*|\\\\.\\\\d+)(?:e[+-]?\\\\d+)?',"
+    "var N='[+-]?(?:\\\\d+(?:\\\\.\\\\d*)?|\\\\.\\\\d+)(?:e[+-]?\\\\d+)?',"
     "m=new RegExp('^('+N+')(?:/('+N+'))?$','i').exec(t);if(!m)return NaN;"
     "var v=Number(m[1]);if(m[2]!==undefined){var q=Number(m[2]);if(q===0)return NaN;v=v/q;}"
     "if(pc)v=v/100;return isFinite(v)?v:NaN;}"
@@ -279,7 +286,7 @@ _GRADE_JS = (
     "function G(x,n){if(w(x,Number(d.answer)))return['right',d.right+n];"
     "for(var i=0;i<sl.length;i++){if(w(x,Number(sl[i][0])))return['slip',sl[i][1]+n];}return['wrong',d.wrong+n];}"
     "if(d.kind==='number'){var P=" + _PARSE_JS + ",raw=q.querySelector('input[type=text]').value,x=P(raw),g;"
-    "var c=raw.replace(/[\\s_\\u2009\\u202f]/g,'').replace(/\\u2212/g,'-');"
+    "var c=raw.replace(/" + _SPACE_CLASS + "/g,'').replace(/\\u2212/g,'-');"
     "if(x===null)s='blank';else if(isNaN(x))s='nan';"
     "else if(c.slice(-1)==='%'&&d.pct!=='1'){s='nan';m=d.nopct;"
     "for(var k=0;k<sl.length;k++){if(w(x,Number(sl[k][0]))){s='slip';m=sl[k][1];break;}}}"
@@ -329,6 +336,16 @@ class _Question:
             raise ValueError("question must be a non-empty str")
         if not isinstance(percent, bool):
             raise TypeError(f"percent must be True or False, got {short_repr(percent)}")
+        for field, value in (("title", title), ("unit", unit), ("fmt", fmt)):
+            if not isinstance(value, str):
+                raise TypeError(f"{field} must be a str, got {short_repr(value)}")
+        if wrong is not None and not isinstance(wrong, str):
+            raise TypeError(f"wrong must be a str or None, got {short_repr(wrong)}")
+        if choices is not None and (isinstance(choices, (str, bytes)) or not all(isinstance(c, str) for c in choices)):
+            raise TypeError(f"choices must be a sequence of str, got {short_repr(choices)}")
+        for slip in slips:
+            if not isinstance(slip, Slip) or not isinstance(slip.feedback, str):
+                raise TypeError(f"slips must hold Slip(value, feedback) with a str feedback, got {short_repr(slip)}")
         self.percent = percent  # whether "42%" is read as 0.42: only for a fraction or a probability
         self.question = question
         self.title = title
@@ -362,6 +379,12 @@ class _Question:
                 if within(float(slip.value), self.answer, self.abs_tol, self.rel_tol):
                     raise ValueError(f"slip {slip.value!r} would be graded right: it lies within the tolerance")
             self.wrong = wrong or WRONG_NUMBER
+            try:
+                shown = fmt.format(self.answer)
+            except (ValueError, KeyError, IndexError, AttributeError, TypeError) as exc:
+                raise ValueError(f"fmt must format the answer, got {short_repr(fmt)} ({type(exc).__name__})") from None
+            if not isinstance(shown, str):
+                raise TypeError(f"fmt must format the answer as a str, got {short_repr(fmt)}")
         self._widget: Any = None
 
     # -- grading (the live view calls this; the static page runs _GRADE_JS) ---------------------
@@ -570,6 +593,9 @@ class Forecast(_Question):
     def __init__(self, question: str, answer: float | str, *, trap: str, settles: str, **kwargs: Any) -> None:
         kwargs.setdefault("wrong", FORECAST_WRONG)
         super().__init__(question, answer, **kwargs)
+        for field, value in (("trap", trap), ("settles", settles)):
+            if not isinstance(value, str):
+                raise TypeError(f"{field} must be a str, got {short_repr(value)}")
         if not trap.strip() or not settles.strip():
             raise ValueError("a forecast needs trap (the common wrong guess and why) and settles (the step)")
         self.trap, self.settles = trap, settles
@@ -645,6 +671,11 @@ class Exercise(_Question):
         **kwargs: Any,
     ) -> None:
         super().__init__(question, answer, **kwargs)
+        for field, value in (("solution", solution), ("cell", cell)):
+            if not isinstance(value, str):
+                raise TypeError(f"{field} must be a str, got {short_repr(value)}")
+        if misconception is not None and not isinstance(misconception, str):
+            raise TypeError(f"misconception must be a str or None, got {short_repr(misconception)}")
         self.solution, self.cell, self.misconception = solution, cell, misconception
 
     def _solution_html(self) -> str:

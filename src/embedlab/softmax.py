@@ -158,7 +158,10 @@ def cross_entropy(logits: Any, targets: Any) -> float:
     shifted = _shifted(z, -1)
     logp = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))  # working dtype: no rounding to float16
     picked = np.take_along_axis(logp, targets[..., None], axis=-1)
-    loss = float(-picked.mean(dtype=np.result_type(logp.dtype, np.float64)))
+    work = np.result_type(logp.dtype, np.float64)
+    n = picked.size
+    with np.errstate(over="ignore"):  # each term divided by n first: the mean of large losses is representable
+        loss = float(-(picked.astype(work, copy=False) / n).sum(dtype=work))
     if not np.isfinite(loss):
         raise ValueError(
             "logits give an infinite loss: a target's logit is further below the largest logit than "

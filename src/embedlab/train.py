@@ -23,7 +23,17 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import as_array, check_finite, check_flag, check_float_array, check_ids, check_nbytes, check_size
+from ._validation import (
+    as_array,
+    check_finite,
+    check_flag,
+    check_float_array,
+    check_ids,
+    check_nbytes,
+    check_real,
+    check_size,
+    short_repr,
+)
 from .budget import param_count
 from .corpus import Corpus, context_windows, make_corpus
 from .grads import embedding_grad, output_grad, tied_grad
@@ -56,6 +66,7 @@ def init_params(vocab_size: int, d: int, *, tied: bool, hidden: bool = True, see
     d = check_size(d, "d")
     tied = check_flag(tied, "tied")
     hidden = check_flag(hidden, "hidden")
+    check_nbytes((3 * V + d + 1, d), np.float64, "vocab_size and d")  # E, the W drawn either way, a temporary, Wh
     rng = np.random.default_rng(_check_seed(seed))
     params = {"E": 0.5 * rng.standard_normal((V, d))}  # (V, d)
     W = 0.5 * rng.standard_normal((V, d))  # drawn either way, so what follows does not depend on tying
@@ -236,8 +247,23 @@ ADAMW_DECAY = 0.01
 MAX_STEPS = 1_000_000
 
 
+def _check_param_dict(params: Any, name: str) -> dict[str, np.ndarray]:
+    """A dict of named finite floating arrays (no copies)."""
+    if not isinstance(params, dict) or not params:
+        raise TypeError(f"{name} must be a non-empty dict of name -> float array, got {type(params).__name__}")
+    out = {}
+    for key, value in params.items():
+        if not isinstance(key, str):
+            raise TypeError(f"{name} must have str keys, got {short_repr(key)}")
+        arr = check_float_array(value, f"{name}[{key!r}]", convert_int=False)
+        check_finite(arr, f"{name}[{key!r}]")
+        out[key] = arr
+    return out
+
+
 def adam_state(params: dict[str, np.ndarray]) -> dict[str, Any]:
     """Adam's state for ``params``: the step count and both moments of every parameter, at zero."""
+    params = _check_param_dict(params, "params")
     return {
         "t": 0,
         "m": {k: np.zeros_like(v) for k, v in params.items()},
@@ -266,6 +292,45 @@ def adam_step(
     >>> p["E"].round(6).tolist(), st["t"]
     ([[0.9, 2.0]], 1)
     """
+    params = _check_param_dict(params, "params")
+    grads = _check_param_dict(grads, "grads")
+    for key, g in grads.items():
+        if key not in params:
+            raise ValueError(f"grads must name parameters of params {sorted(params)}, got {key!r}")
+        if g.shape != params[key].shape:  # a (1, d) gradient must not be broadcast onto every row
+            raise ValueError(
+                f"grads[{key!r}] must have the shape of params[{key!r}] {params[key].shape}, got {g.shape}"
+            )
+    lr = check_real(lr, "lr")
+    if lr <= 0:
+        raise ValueError(f"lr must be positive, got {lr!r}")
+    if not isinstance(betas, (tuple, list)) or len(betas) != 2:
+        raise TypeError(f"betas must be a pair of floats in [0, 1), got {short_repr(betas)}")
+    b1, b2 = (check_real(b, "betas") for b in betas)
+    if not (0 <= b1 < 1 and 0 <= b2 < 1):
+        raise ValueError(f"betas must be in [0, 1), got {short_repr(betas)}")
+    eps = check_real(eps, "eps")
+    if eps <= 0:
+        raise ValueError(f"eps must be positive (it keeps the step finite where a gradient was 0), got {eps!r}")
+    if not (isinstance(state, dict) and {"t", "m", "v"} <= set(state) and isinstance(state["t"], int)):
+        raise TypeError("state must be the dict adam_state(params) made")
+    for part in ("m", "v"):
+        for key in grads:
+            held = state[part].get(key) if isinstance(state[part], dict) else None
+            if np.shape(held) != params[key].shape:
+                raise ValueError(f"state must be adam_state(params) for these params: its {part!r} lacks {key!r}")
+    _adam_step(params, grads, state, lr, (b1, b2), eps)
+
+
+def _adam_step(
+    params: dict[str, np.ndarray],
+    grads: dict[str, np.ndarray],
+    state: dict[str, Any],
+    lr: float,
+    betas: tuple[float, float] = (0.9, 0.999),
+    eps: float = 1e-8,
+) -> None:
+    """:func:`adam_step` without its checks: the training loop's kernel, on arrays checked where they entered."""
     b1, b2 = betas
     state["t"] += 1
     t = state["t"]
@@ -402,7 +467,7 @@ class _Run:
                     # weight shrinks towards 0 at every step, gradient or not, before Adam's update.
                     for value in self.params.values():
                         value *= 1.0 - self.lr * self.weight_decay
-                adam_step(self.params, grads, self.state, self.lr)
+                _adam_step(self.params, grads, self.state, self.lr)
         if not all(np.isfinite(v).all() for v in self.params.values()):
             raise ValueError(f"lr {self.lr} is too large: training diverged (a parameter became NaN or inf)")
         return L, touched
@@ -939,6 +1004,8 @@ def pca_2d(E: Any, basis: Any = None) -> tuple[np.ndarray, np.ndarray]:
     check_finite(E, "E")
     if E.shape[1] < 2:
         raise ValueError(f"E must have at least 2 columns to project onto a plane, got shape {E.shape}")
+    if basis is None and E.shape[0] < 2:
+        raise ValueError(f"E must have at least 2 rows to find its principal axes, got shape {E.shape}")
     centred = E - E.mean(axis=0)  # (V, d)
     if basis is None:
         _, _, vt = np.linalg.svd(centred, full_matrices=False)

@@ -14,6 +14,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from ._validation import short_repr
 from .plots import BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, new_figure, style
 from .sweep import CONFIGS, Sweep
 from .train import CompareResult, geometry_track, pca_2d
@@ -46,6 +47,17 @@ def _ax(ax: Axes | None, figsize: tuple[float, float] = (6.0, 3.2)) -> Axes:
     elif not isinstance(ax, Axes):
         raise TypeError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}")
     return ax
+
+
+def _check_names(res: CompareResult, names: Any) -> list[str]:
+    """``names`` as a non-empty list of ``res``'s configurations (None: all of them)."""
+    if names is None:
+        return list(res.configs)
+    if isinstance(names, (str, bytes)) or not isinstance(names, (list, tuple)):
+        raise TypeError(f"names must be a list of {list(res.configs)}, got {type(names).__name__}")
+    if not names or not all(isinstance(n, str) and n in res.configs for n in names):
+        raise ValueError(f"names must be a non-empty list of {list(res.configs)}, got {short_repr(names)}")
+    return list(names)
 
 
 def _check_result(res: Any) -> CompareResult:
@@ -86,13 +98,7 @@ def loss_curves(
     res = _check_result(res)
     if not isinstance(which, str) or which not in ("valid", "train"):
         raise ValueError(f"which must be 'valid' or 'train', got {which!r}")
-    if names is None:
-        names = list(res.configs)
-    elif not isinstance(names, (list, tuple)):
-        raise TypeError(f"names must be a list of {list(res.configs)}, got {type(names).__name__}")
-    elif not all(isinstance(n, str) and n in res.configs for n in names) or not names:
-        raise ValueError(f"names must be a non-empty list of {list(res.configs)}, got {names!r}")
-    names = list(names)
+    names = _check_names(res, names)
     if zoom is not None and (isinstance(zoom, bool) or not isinstance(zoom, (int, float)) or not 1e-3 <= zoom < np.inf):
         raise ValueError(f"zoom must be a positive number of nats or None, got {zoom!r}")
     if not isinstance(legend, bool):
@@ -140,6 +146,7 @@ def drift_bars(res: CompareResult, ax: Axes | None = None, *, names: Sequence[st
         The ``BarContainer`` of each configuration, and ``values``: ``{name: (means, stds)}``.
     """
     res = _check_result(res)
+    names = _check_names(res, names)
     ax = _ax(ax)
     corpus = res.corpus
     groups = {

@@ -29,7 +29,7 @@ import numbers
 import struct
 import time
 import zlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence, Sized
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,6 +88,14 @@ class Control:
             raise ValueError(f"name of a control must be a Python identifier (a keyword of update), got {self.name!r}")
         if isinstance(self.values, (str, bytes)) or not isinstance(self.values, Iterable):
             raise TypeError(f"values of control {self.name!r} must be a sequence, got {_describe(self.values)}")
+        try:
+            size = len(self.values) if isinstance(self.values, Sized) else 0  # before building a tuple
+        except TypeError:  # a 0-d array: sized by type, not in fact (refused below)
+            size = 0
+        if size > MAX_CONTROL_VALUES:
+            raise ValueError(
+                f"values of control {self.name!r} must hold at most {MAX_CONTROL_VALUES:,} values, got {size:,}"
+            )
         try:
             object.__setattr__(self, "values", tuple(self.values))
         except TypeError:  # a 0-d array, say: iterable by type, not in fact
@@ -177,6 +185,8 @@ class Control:
 def float_range(start: float, stop: float, step: float, digits: int = 6) -> tuple[float, ...]:
     """Evenly spaced floats from ``start`` to ``stop`` inclusive, rounded so labels stay clean.
 
+    ``stop`` is included when it lies on the grid; no value ever passes it.
+
     Raises
     ------
     TypeError, ValueError
@@ -205,7 +215,7 @@ def float_range(start: float, stop: float, step: float, digits: int = 6) -> tupl
             f"start, stop and step must make at most {MAX_CONTROL_VALUES:,} values: {start:g} to {stop:g} "
             f"in steps of {step:g} would make more"
         )
-    n = round(span)
+    n = math.floor(span + 1e-9 * max(1.0, span))  # whole steps that fit; 0.1-type rounding still reaches stop
     return tuple(round(start + i * step, digits) + 0.0 for i in range(n + 1))
 
 
