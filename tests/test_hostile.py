@@ -1101,3 +1101,60 @@ def test_issue_19_a_panicking_tokenizer_is_a_value_error():
     """tiktoken panics (a BaseException) on a million spaces: embedlab turns it into a ValueError naming text."""
     with pytest.raises(ValueError, match="text could not be tokenized"):
         embedlab.gpt2.encode(" " * 1_000_000 + "a")
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda: embedlab.softmax(np.broadcast_to(0.0, (10**5, 10**5))), "z is too large"),
+        (lambda: embedlab.cross_entropy(np.broadcast_to(0.0, (10**5, 10**5)), np.zeros(10**5, int)), "too large"),
+        (
+            lambda: embedlab.embedding_grad(np.zeros(10**6, int), np.broadcast_to(1.0, (10**6, 10**4)), 4),
+            "upstream is too large",
+        ),
+        (
+            lambda: embedlab.output_grad(np.broadcast_to(1.0, (10**7, 10**4)), np.broadcast_to(1.0, (10**7, 10**3))),
+            "h is too large",
+        ),
+    ],
+)
+def test_broadcast_views_are_counted_as_what_they_would_become(make, words):
+    """A zero-stride view is sized as the array it would become, before anything is allocated."""
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match=words):
+            make()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 200 * 2**20, f"allocated {peak:,} bytes before refusing"
+
+
+def test_a_nan_in_a_broadcast_view_is_found_without_expanding_it():
+    with pytest.raises(ValueError, match="must not contain NaN"):
+        embedlab.softmax(np.broadcast_to([1.0, np.nan, 3.0], (10**6, 3)))
+
+
+def test_forking_while_the_vocabulary_lock_is_held_does_not_hang():
+    """A child forked while another thread holds GPT-2's loader lock gets a lock of its own."""
+    code = textwrap.dedent(
+        """
+        import os, sys, threading
+        from embedlab import gpt2
+        held, release = threading.Event(), threading.Event()
+        def hold():
+            with gpt2._lock:
+                held.set()
+                release.wait(30)
+        threading.Thread(target=hold, daemon=True).start()
+        held.wait(10)
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0 if gpt2.vocab_facts().vocab_size == 50257 else 3)
+        _, status = os.waitpid(pid, 0)
+        release.set()
+        sys.exit(os.waitstatus_to_exitcode(status))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], timeout=60, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -226,8 +226,22 @@ def work_dtype(*dtypes: Any) -> np.dtype:
     return np.result_type(np.float32, *dtypes)
 
 
+def compact(arr: np.ndarray) -> np.ndarray:
+    """A view of ``arr`` with each broadcast (zero-stride) axis cut to length 1: the same values, none repeated.
+
+    Checks run on it cost what the data costs, not what the broadcast shape would.
+    """
+    if arr.ndim and any(s == 0 and n > 1 for s, n in zip(arr.strides, arr.shape, strict=True)):
+        cut = tuple(
+            slice(0, 1) if s == 0 and n > 1 else slice(None) for s, n in zip(arr.strides, arr.shape, strict=True)
+        )
+        return arr[cut]
+    return arr
+
+
 def check_finite(arr: np.ndarray, name: str) -> None:
     """Refuse NaN and infinite entries, saying how many and where the first one is."""
+    arr = compact(arr)  # a broadcast view is checked on its own data, never expanded
     finite = np.isfinite(arr)
     if not finite.all():
         bad = np.argwhere(~finite)

@@ -64,6 +64,7 @@ def _row_sums(ids: Any, upstream: Any, V: int) -> tuple[np.ndarray, np.ndarray]:
     if upstream.shape[:-1] != ids.shape:
         raise ValueError(f"upstream must have shape ids.shape + (d,) = {(*ids.shape, 'd')}, got shape {upstream.shape}")
     check_finite(upstream, "upstream")
+    check_nbytes(upstream.shape, work_dtype(upstream.dtype), "upstream")  # its rows are gathered in id order, whole
     d = upstream.shape[-1]
     flat_ids = ids.reshape(-1)  # (n,)
     order = np.argsort(flat_ids, kind="stable")
@@ -119,6 +120,8 @@ def output_grad(h: Any, grad_logits: Any) -> np.ndarray:
     d, V = h.shape[-1], grad_logits.shape[-1]
     dtype = np.result_type(h.dtype, grad_logits.dtype)
     check_nbytes((V, d), dtype, "h and grad_logits")
+    check_nbytes(h.shape, work_dtype(dtype), "h")  # the product reads each input whole, broadcast views expanded
+    check_nbytes(grad_logits.shape, work_dtype(dtype), "grad_logits")
     w = work_dtype(dtype)
     with np.errstate(all="ignore"):
         g = grad_logits.reshape(-1, V).T.astype(w, copy=False) @ h.reshape(-1, d).astype(w, copy=False)  # (V, d)

@@ -7,19 +7,30 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import _describe, check_axis, check_float_array, check_ids, check_size, work_dtype
+from ._validation import (
+    _describe,
+    check_axis,
+    check_float_array,
+    check_ids,
+    check_nbytes,
+    check_size,
+    compact,
+    work_dtype,
+)
 
 
 def _check_logits(z: Any, name: str, axis: int) -> tuple[np.ndarray, int]:
     z = check_float_array(z, name, min_ndim=1)
     axis = check_axis(axis, z.ndim)
-    if np.isnan(z).any():
-        raise ValueError(f"{name} must not contain NaN, got {int(np.isnan(z).sum())} NaN value(s)")
-    if np.isposinf(z).any():
+    check_nbytes(z.shape, work_dtype(z.dtype), name)  # the result has z's shape, broadcast or not
+    data = compact(z)  # checks on the data itself, not on a broadcast view's expansion
+    if np.isnan(data).any():
+        raise ValueError(f"{name} must not contain NaN, got {int(np.isnan(data).sum())} NaN value(s)")
+    if np.isposinf(data).any():
         raise ValueError(
-            f"{name} must not contain +inf (softmax would be inf/inf), got {int(np.isposinf(z).sum())} +inf value(s)"
+            f"{name} must not contain +inf (softmax would be inf/inf), got {int(np.isposinf(data).sum())} +inf value(s)"
         )
-    if not np.isfinite(z).any(axis=axis).all():
+    if not np.isfinite(data).any(axis=axis).all():
         raise ValueError(
             f"{name} must keep at least one finite entry along axis {axis}: a row of all -inf masks every token"
         )
