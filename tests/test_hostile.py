@@ -1056,7 +1056,7 @@ class _StrEnum(str, enum.Enum):
         (lambda: quiz_mod.Forecast("q", "a", choices=["a", "b"], trap="t", settles="s", title=5), "title must be"),
         (lambda: quiz_mod.Exercise("q", 1.0, abs_tol=0.1, solution="s", fmt="{x}"), "fmt must format"),
         (lambda: quiz_mod.Exercise("q", 1, choices=[1, 2], solution="s"), "choices must be a sequence of str"),
-        (lambda: embedlab.gpt2.load_encoding("/", "/"), "encoder_path must be the path of a readable file"),
+        (lambda: embedlab.gpt2.load_encoding("/", "/"), "encoder_path must be the path of a regular file"),
         (lambda: embedlab.saved_fraction(4, 3, tied_bias="yes"), "tied_bias must be True or False"),
         (lambda: Control("x", "x", range(10**12)), "at most 100,000 values"),
         (lambda: lookup(embedlab.E_TOY, range(10**12)), "ids is too large"),
@@ -1158,3 +1158,26 @@ def test_forking_while_the_vocabulary_lock_is_held_does_not_hang():
     )
     done = subprocess.run([sys.executable, "-c", code], timeout=60, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_hostile_pass_3_rows(tmp_path):
+    """Pass 3 (whole library): FIFOs refused instead of hanging, in-place Adam on arrays only, float16 moments in
+    float32, float_range never repeating a value or passing stop."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="must be the path of a regular file"):
+        embedlab.gpt2.load_encoding(fifo, fifo)
+    with pytest.raises(ValueError, match="must name a regular file"):
+        embedlab.sweep.load_results().save(fifo)
+    with pytest.raises(TypeError, match="writable NumPy float array"):
+        p = {"E": [[1.0, 2.0]]}
+        embedlab.train.adam_step(p, {"E": np.array([[0.5, 0.0]])}, embedlab.train.adam_state(p), lr=0.1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        p = {"E": np.ones((2, 2), np.float16)}
+        state = embedlab.train.adam_state(p)
+        embedlab.train.adam_step(p, {"E": np.full((2, 2), 300, np.float16)}, state, lr=0.1)
+        assert state["v"]["E"].dtype == np.float32 and np.all(np.isfinite(p["E"]))
+    for args in [(0, 0.7, 0.6, 0), (0, 1, 0.1, 0), (1e16, 1e16 + 8, 1, 6)]:
+        with pytest.raises(ValueError, match="digits must keep every value distinct"):
+            float_range(*args)

@@ -151,6 +151,12 @@ def _read_verified(path: Any, expected_sha256: str, file: str, name: str) -> byt
     if not isinstance(path, (str, Path)):
         raise TypeError(f"{name} must be the path of {file} (a str or pathlib.Path), got {_describe(path)}")
     path = Path(path)
+    if path.exists() and not path.is_file():  # a folder, a FIFO, a device: reading would fail or never end
+        raise ValueError(f"{name} must be the path of a regular file {file}, got {str(path)!r}")
+    if path.is_file() and path.stat().st_size > 64 * 2**20:
+        raise ValueError(
+            f"{name} must be GPT-2's {file} (a few MiB), got {str(path)!r} of {path.stat().st_size:,} bytes"
+        )
     try:
         data = path.read_bytes()
     except FileNotFoundError:

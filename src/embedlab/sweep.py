@@ -517,8 +517,15 @@ class Sweep:
             text = json.dumps(data, indent=0, sort_keys=True, allow_nan=False)
         except (TypeError, ValueError, RecursionError) as exc:
             raise ValueError(f"records and meta must hold plain JSON values only ({type(exc).__name__})") from None
+        target = Path(path)
         try:
-            Path(path).write_text(text + "\n", encoding="utf-8")
+            special = target.exists() and not target.is_file()  # a FIFO blocks for ever, a folder cannot be written
+        except (OSError, ValueError):
+            special = False  # left to the write below, which names the problem
+        if special:
+            raise ValueError(f"path {short_repr(str(path))} must name a regular file, not an existing special file")
+        try:
+            target.write_text(text + "\n", encoding="utf-8")
         except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
             reason = getattr(exc, "strerror", None) or str(exc)
             raise ValueError(f"path {short_repr(str(path))} cannot be written: {reason}") from None

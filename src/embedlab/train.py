@@ -33,6 +33,7 @@ from ._validation import (
     check_real,
     check_size,
     short_repr,
+    work_dtype,
 )
 from .budget import param_count
 from .corpus import Corpus, context_windows, make_corpus
@@ -247,27 +248,40 @@ ADAMW_DECAY = 0.01
 MAX_STEPS = 1_000_000
 
 
-def _check_param_dict(params: Any, name: str) -> dict[str, np.ndarray]:
-    """A dict of named finite floating arrays (no copies)."""
+def _check_param_dict(params: Any, name: str, *, in_place: bool = False) -> dict[str, np.ndarray]:
+    """A dict of named finite floating arrays (no copies); with ``in_place``, writable NumPy arrays."""
     if not isinstance(params, dict) or not params:
         raise TypeError(f"{name} must be a non-empty dict of name -> float array, got {type(params).__name__}")
     out = {}
     for key, value in params.items():
         if not isinstance(key, str):
             raise TypeError(f"{name} must have str keys, got {short_repr(key)}")
+        if in_place and not (isinstance(value, np.ndarray) and value.flags.writeable):
+            raise TypeError(
+                f"{name}[{key!r}] must be a writable NumPy float array (it is updated in place), got {_kind(value)}"
+            )
         arr = check_float_array(value, f"{name}[{key!r}]", convert_int=False)
         check_finite(arr, f"{name}[{key!r}]")
         out[key] = arr
     return out
 
 
+def _kind(value: Any) -> str:
+    if isinstance(value, np.ndarray):
+        return "a read-only array (a broadcast view, say)"
+    return type(value).__name__
+
+
 def adam_state(params: dict[str, np.ndarray]) -> dict[str, Any]:
     """Adam's state for ``params``: the step count and both moments of every parameter, at zero."""
     params = _check_param_dict(params, "params")
+    for k, v in params.items():
+        check_nbytes((2, *v.shape), work_dtype(v.dtype), f"params[{k!r}]")  # both moments, broadcast views expanded
+    # float16 parameters keep float32 moments: a gradient of 300 squared would overflow float16
     return {
         "t": 0,
-        "m": {k: np.zeros_like(v) for k, v in params.items()},
-        "v": {k: np.zeros_like(v) for k, v in params.items()},
+        "m": {k: np.zeros(v.shape, work_dtype(v.dtype)) for k, v in params.items()},
+        "v": {k: np.zeros(v.shape, work_dtype(v.dtype)) for k, v in params.items()},
     }
 
 
@@ -292,7 +306,7 @@ def adam_step(
     >>> p["E"].round(6).tolist(), st["t"]
     ([[0.9, 2.0]], 1)
     """
-    params = _check_param_dict(params, "params")
+    params = _check_param_dict(params, "params", in_place=True)
     grads = _check_param_dict(grads, "grads")
     for key, g in grads.items():
         if key not in params:
@@ -335,6 +349,7 @@ def _adam_step(
     state["t"] += 1
     t = state["t"]
     for name, g in grads.items():
+        g = g.astype(state["m"][name].dtype, copy=False)  # float16 gradients squared in float32 (a no-op for float64)
         m = state["m"][name] = b1 * state["m"][name] + (1 - b1) * g
         v = state["v"][name] = b2 * state["v"][name] + (1 - b2) * g**2
         params[name] -= lr * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)

@@ -216,7 +216,15 @@ def float_range(start: float, stop: float, step: float, digits: int = 6) -> tupl
             f"in steps of {step:g} would make more"
         )
     n = math.floor(span + 1e-9 * max(1.0, span))  # whole steps that fit; 0.1-type rounding still reaches stop
-    return tuple(round(start + i * step, digits) + 0.0 for i in range(n + 1))
+    values = tuple(round(start + i * step, digits) + 0.0 for i in range(n + 1))
+    direction = 1.0 if step > 0 else -1.0
+    past = any(direction * (v - stop) > 1e-9 * max(1.0, abs(stop)) for v in values)
+    if past or any(direction * (b - a) <= 0 for a, b in itertools.pairwise(values)):
+        raise ValueError(
+            f"digits must keep every value distinct and within stop: {digits} digits round steps of {step:g} "
+            f"from {start:g} onto repeated values or past {stop:g}"
+        )
+    return values
 
 
 def png_bytes(fig: Any, *, colors: int | None = None) -> bytes:
