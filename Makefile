@@ -60,6 +60,7 @@ book: $(STAMP)
 	$(BIN)/jupyter-book build -W -n --keep-going .
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install --disable-pip-version-check --quiet -r requirements-bench.txt
 	$(BIN)/python scripts/bench.py
 
 clean:

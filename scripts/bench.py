@@ -512,7 +512,7 @@ def bench_training(repeat: int, torch: Any) -> list[Row]:
     Before timing, each route takes one step from the same parameters, and the results must agree:
     the routes compute the same thing.
     """
-    from embedlab.train import adam_state, adam_step, compare, init_params, loss_and_grads
+    from embedlab.train import _adam_step, _loss_and_grads, adam_state, adam_step, compare, init_params, loss_and_grads
 
     corpus, ctx, y = training_batch()
     V, d, lr = corpus.vocab_size, 16, 0.02
@@ -524,12 +524,22 @@ def bench_training(repeat: int, torch: Any) -> list[Row]:
         mine_p = {name: v.copy() for name, v in params.items()}
         state = adam_state(mine_p)
 
-        def mine(mine_p: dict = mine_p, state: dict = state) -> None:
+        loop_p = {name: v.copy() for name, v in params.items()}
+        loop_state = adam_state(loop_p)
+
+        def mine(loop_p: dict = loop_p, state: dict = loop_state) -> None:  # what train() runs at each step
+            _adam_step(loop_p, _loss_and_grads(loop_p, ctx, y)[1], state, lr)
+
+        def public(mine_p: dict = mine_p, state: dict = state) -> None:  # the same step through checking functions
             adam_step(mine_p, loss_and_grads(mine_p, (ctx, y))[1], state, lr)
 
-        funcs: dict[str, Callable[[], Any]] = {"mine": mine}
+        funcs: dict[str, Callable[[], Any]] = {"mine": mine, "public": public}
         first = {name: v.copy() for name, v in params.items()}
         adam_step(first, loss_and_grads(first, (ctx, y))[1], adam_state(first), lr)
+        kernel_first = {name: v.copy() for name, v in params.items()}
+        _adam_step(kernel_first, _loss_and_grads(kernel_first, ctx, y)[1], adam_state(kernel_first), lr)
+        if any(not np.array_equal(kernel_first[name], first[name]) for name in first):
+            raise RuntimeError("the training loop's kernels and the public functions disagree")
         if tied:
             funcs["bare"], _ = bare_numpy_step(params, ctx, y, lr)
             check_bare, bare_p = bare_numpy_step(params, ctx, y, lr)
@@ -550,8 +560,10 @@ def bench_training(repeat: int, torch: Any) -> list[Row]:
                 step = torch_training_step(torch, params, ctx, y, lr)[0]
                 t[f"torch {threads}"] = median_time(step, repeat, number=20)
             torch.set_num_threads(n_threads())
-        what = f"one training step, {'tied' if tied else 'untied'} ({shape}): `loss_and_grads` + `adam_step`"
+        what = f"one training step, {'tied' if tied else 'untied'} ({shape}): the loop's kernels, as `train` runs them"
         route[tied] = t["mine"]
+        against = "the same step through the public, checking `loss_and_grads` + `adam_step`"
+        rows.append(Row("training", what, t["mine"], repeat, against, t["public"]))
         if tied:
             rows.append(
                 Row("training", what, t["mine"], repeat, "bare NumPy: the same step inline, no checks", t["bare"])

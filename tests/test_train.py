@@ -507,3 +507,78 @@ def test_fit_names_a_malformed_corpus_and_not_lr():
 
 def test_make_corpus_with_an_integer_zipf_exponent():
     assert make_corpus(0, n_train=5, n_valid=5, n_test=5, zipf_exponent=100).vocab_size == 127
+
+
+# ---------------------------------------------------------------- checks at the boundary, kernels in the loop
+def composed_from_public_functions(params, batch):
+    """The model's loss and gradients built from embedlab's public, checking functions, one call each."""
+    from embedlab import cross_entropy, cross_entropy_grad, embedding_grad, lookup, output_grad, tied_grad
+
+    ctx, y = batch
+    E, V = params["E"], params["E"].shape[0]
+    n, k = ctx.shape
+    x = lookup(E, ctx).mean(axis=1)
+    h = np.tanh(x @ params["Wh"] + params["bh"]) if "Wh" in params else x
+    head = params.get("W", E)
+    logits = h @ head.T
+    dz = cross_entropy_grad(logits, y)
+    grads = {}
+    dh = dz @ head
+    if "Wh" in params:
+        da = dh * (1.0 - h**2)
+        grads["Wh"], grads["bh"], dx = x.T @ da, da.sum(axis=0), da @ params["Wh"].T
+    else:
+        dx = dh
+    up = np.broadcast_to((dx / k)[:, None, :], (n, k, x.shape[1]))
+    if "W" in params:
+        grads["E"], grads["W"] = embedding_grad(ctx, up, V), output_grad(h, dz)
+    else:
+        grads["E"] = tied_grad(ctx, up, h, dz, V)
+    return cross_entropy(logits, y), grads
+
+
+@pytest.mark.parametrize("tied", [True, False])
+@pytest.mark.parametrize("hidden", [True, False])
+def test_the_loop_kernels_give_the_public_functions_results_bit_for_bit(tied, hidden):
+    """The kernels the loop runs are the public functions' own maths: the same bits, not merely close ones."""
+    params = init_params(CORPUS.vocab_size, 6, tied=tied, hidden=hidden, seed=3)
+    ctx, y = context_windows(CORPUS.train[:60], 3)
+    L, g = loss_and_grads(params, (ctx, y))
+    L_pub, g_pub = composed_from_public_functions(params, (ctx, y))
+    assert L == L_pub and loss(params, (ctx, y)) == L_pub
+    assert sorted(g) == sorted(g_pub)
+    for name in g:
+        np.testing.assert_array_equal(g[name], g_pub[name])
+
+
+def validation_calls(fn):
+    """How many times fn() enters an argument check of embedlab._validation (not counting the two helpers
+    the maths itself uses: ``work_dtype``, which picks the dtype to sum in, and ``check_fits``, which
+    rounds a result and refuses one that overflowed)."""
+    import sys
+
+    import embedlab._validation as validation
+
+    calls, maths = [0], ("work_dtype", "check_fits")
+
+    def profile(frame, event, arg):
+        code = frame.f_code
+        if event == "call" and code.co_filename == validation.__file__ and code.co_name not in maths:
+            calls[0] += 1
+
+    sys.setprofile(profile)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+    return calls[0]
+
+
+@pytest.mark.parametrize("optimizer", ["adam", "sgd"])
+def test_training_checks_its_inputs_once_not_at_every_step(optimizer):
+    """Fifty more steps make no more argument checks: the loop runs kernels on data checked where it entered."""
+    run = dict(corpus=CORPUS, tied=True, d=4, batch_size=16, n_checkpoints=3, optimizer=optimizer)
+    few = validation_calls(lambda: train(steps=10, **run))
+    many = validation_calls(lambda: train(steps=60, **run))
+    assert few > 0  # the arguments are checked at the start
+    assert many == few

@@ -50,31 +50,20 @@ def embedding_grad(ids: Any, upstream: Any, vocab_size: int) -> np.ndarray:
            [0., 5.]])
     """
     V = check_size(vocab_size, "vocab_size")
-    rows, sums = _row_sums(ids, upstream, V)
-    check_nbytes((V, sums.shape[1]), sums.dtype, "vocab_size")
-    grad = np.zeros((V, sums.shape[1]), dtype=sums.dtype)  # (V, d)
-    grad[rows] = sums
-    return grad
+    ids, upstream = _check_upstream(ids, upstream, V)
+    check_nbytes((V, upstream.shape[-1]), upstream.dtype, "vocab_size")
+    return _embedding_grad(ids, upstream, V)
 
 
-def _row_sums(ids: Any, upstream: Any, V: int) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct ids and, for each, the sum of its upstream rows: ``(rows (k,), sums (k, d))``."""
+def _check_upstream(ids: Any, upstream: Any, V: int) -> tuple[np.ndarray, np.ndarray]:
+    """Checked ``ids`` and ``upstream`` (finite floats of shape ``ids.shape + (d,)``)."""
     ids = check_ids(ids, V)
     upstream = check_float_array(upstream, "upstream", min_ndim=1)
     if upstream.shape[:-1] != ids.shape:
         raise ValueError(f"upstream must have shape ids.shape + (d,) = {(*ids.shape, 'd')}, got shape {upstream.shape}")
     check_finite(upstream, "upstream")
     check_nbytes(upstream.shape, work_dtype(upstream.dtype), "upstream")  # its rows are gathered in id order, whole
-    d = upstream.shape[-1]
-    flat_ids = ids.reshape(-1)  # (n,)
-    order = np.argsort(flat_ids, kind="stable")
-    sorted_ids = flat_ids[order]
-    starts = np.flatnonzero(np.r_[True, sorted_ids[1:] != sorted_ids[:-1]])  # first index of each run
-    # float16 rows are summed in float32 and rounded once: float16 sums overflow at 65504.
-    rows_sorted = upstream.reshape(-1, d)[order].astype(work_dtype(upstream.dtype), copy=False)
-    with np.errstate(over="ignore", invalid="ignore"):
-        sums = np.add.reduceat(rows_sorted, starts, axis=0)  # (k, d)
-    return sorted_ids[starts], check_fits(sums, "upstream", upstream.dtype)
+    return ids, upstream
 
 
 def output_grad(h: Any, grad_logits: Any) -> np.ndarray:
@@ -108,6 +97,11 @@ def output_grad(h: Any, grad_logits: Any) -> np.ndarray:
            [ 0. ,  0. ],
            [-0.5, -1. ]])
     """
+    return _output_grad(*_check_output_path(h, grad_logits))
+
+
+def _check_output_path(h: Any, grad_logits: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Checked ``h`` (..., d) and ``grad_logits`` (..., V): finite floats with one row of logits per context."""
     h = check_float_array(h, "h", min_ndim=1)
     grad_logits = check_float_array(grad_logits, "grad_logits", min_ndim=1)
     if h.shape[:-1] != grad_logits.shape[:-1]:
@@ -122,15 +116,7 @@ def output_grad(h: Any, grad_logits: Any) -> np.ndarray:
     check_nbytes((V, d), dtype, "h and grad_logits")
     check_nbytes(h.shape, work_dtype(dtype), "h")  # the product reads each input whole, broadcast views expanded
     check_nbytes(grad_logits.shape, work_dtype(dtype), "grad_logits")
-    w = work_dtype(dtype)
-    with np.errstate(all="ignore"):
-        g = grad_logits.reshape(-1, V).T.astype(w, copy=False) @ h.reshape(-1, d).astype(w, copy=False)  # (V, d)
-    if not np.isfinite(g).all():
-        raise ValueError(
-            f"h and grad_logits give a gradient too large for dtype {np.dtype(w).name} (it overflows to inf); "
-            "scale them down"
-        )
-    return check_fits(g, "h and grad_logits", dtype)
+    return h, grad_logits
 
 
 def tied_grad(ids: Any, upstream: Any, h: Any, grad_logits: Any, vocab_size: int) -> np.ndarray:
@@ -158,13 +144,61 @@ def tied_grad(ids: Any, upstream: Any, h: Any, grad_logits: Any, vocab_size: int
     array([ 0.15, -0.2 ,  0.3 ])
     """
     V = check_size(vocab_size, "vocab_size")
-    rows, sums = _row_sums(ids, upstream, V)  # input path, only the rows that were looked up
-    grad = output_grad(h, grad_logits)  # output path: every row, (V, d), freshly allocated
-    if grad.shape != (V, sums.shape[1]):
+    ids, upstream = _check_upstream(ids, upstream, V)  # input path
+    h, grad_logits = _check_output_path(h, grad_logits)  # output path
+    d = upstream.shape[-1]
+    if grad_logits.shape[-1] != V or h.shape[-1] != d:
         raise ValueError(
-            f"grad_logits must have {V} columns (vocab_size) and h width {sums.shape[1]} "
-            f"(the width of upstream), got grad_logits of shape {np.shape(grad_logits)} and h of shape {np.shape(h)}"
+            f"grad_logits must have {V} columns (vocab_size) and h width {d} "
+            f"(the width of upstream), got grad_logits of shape {grad_logits.shape} and h of shape {h.shape}"
         )
+    return _tied_grad(ids, upstream, h, grad_logits)
+
+
+# -- kernels: the maths alone, for inputs already checked (shared with the training loop) -------------
+
+
+def _row_sums(ids: np.ndarray, upstream: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct ids and, for each, the sum of its upstream rows: ``(rows (k,), sums (k, d))``."""
+    d = upstream.shape[-1]
+    flat_ids = ids.reshape(-1)  # (n,)
+    order = np.argsort(flat_ids, kind="stable")
+    sorted_ids = flat_ids[order]
+    starts = np.flatnonzero(np.r_[True, sorted_ids[1:] != sorted_ids[:-1]])  # first index of each run
+    # float16 rows are summed in float32 and rounded once: float16 sums overflow at 65504.
+    rows_sorted = upstream.reshape(-1, d)[order].astype(work_dtype(upstream.dtype), copy=False)
+    with np.errstate(over="ignore", invalid="ignore"):
+        sums = np.add.reduceat(rows_sorted, starts, axis=0)  # (k, d)
+    return sorted_ids[starts], check_fits(sums, "upstream", upstream.dtype)
+
+
+def _embedding_grad(ids: np.ndarray, upstream: np.ndarray, V: int) -> np.ndarray:
+    """:func:`embedding_grad` for checked inputs."""
+    rows, sums = _row_sums(ids, upstream)
+    grad = np.zeros((V, sums.shape[1]), dtype=sums.dtype)  # (V, d)
+    grad[rows] = sums
+    return grad
+
+
+def _output_grad(h: np.ndarray, grad_logits: np.ndarray) -> np.ndarray:
+    """:func:`output_grad` for checked inputs."""
+    d, V = h.shape[-1], grad_logits.shape[-1]
+    dtype = np.result_type(h.dtype, grad_logits.dtype)
+    w = work_dtype(dtype)
+    with np.errstate(all="ignore"):
+        g = grad_logits.reshape(-1, V).T.astype(w, copy=False) @ h.reshape(-1, d).astype(w, copy=False)  # (V, d)
+    if not np.isfinite(g).all():
+        raise ValueError(
+            f"h and grad_logits give a gradient too large for dtype {np.dtype(w).name} (it overflows to inf); "
+            "scale them down"
+        )
+    return check_fits(g, "h and grad_logits", dtype)
+
+
+def _tied_grad(ids: np.ndarray, upstream: np.ndarray, h: np.ndarray, grad_logits: np.ndarray) -> np.ndarray:
+    """:func:`tied_grad` for checked inputs."""
+    rows, sums = _row_sums(ids, upstream)  # input path, only the rows that were looked up
+    grad = _output_grad(h, grad_logits)  # output path: every row, (V, d), freshly allocated
     grad = grad.astype(np.result_type(grad, sums), copy=False)
     with np.errstate(over="ignore", invalid="ignore"):
         grad[rows] += sums  # rows are distinct, so fancy-indexed += adds each sum once

@@ -165,20 +165,7 @@ def cross_entropy(logits: Any, targets: Any) -> float:
     1.3863
     """
     z, _ = _check_logits(logits, "logits", -1)
-    targets = _check_targets(z, targets)
-    shifted = _shifted(z, -1)
-    logp = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))  # working dtype: no rounding to float16
-    picked = np.take_along_axis(logp, targets[..., None], axis=-1)
-    work = np.result_type(logp.dtype, np.float64)
-    n = picked.size
-    with np.errstate(over="ignore"):  # each term divided by n first: the mean of large losses is representable
-        loss = float(-(picked.astype(work, copy=False) / n).sum(dtype=work))
-    if not np.isfinite(loss):
-        raise ValueError(
-            "logits give an infinite loss: a target's logit is further below the largest logit than "
-            f"dtype {z.dtype} can represent"
-        )
-    return loss
+    return _cross_entropy(z, _check_targets(z, targets))
 
 
 def cross_entropy_grad(logits: Any, targets: Any) -> np.ndarray:
@@ -191,11 +178,59 @@ def cross_entropy_grad(logits: Any, targets: Any) -> np.ndarray:
     """
     z, _ = _check_logits(logits, "logits", -1)
     targets = _check_targets(z, targets)
-    e = np.exp(_shifted(z, -1))
-    grad = e / e.sum(axis=-1, keepdims=True)  # softmax in the working dtype, a fresh array
-    np.put_along_axis(grad, targets[..., None], np.take_along_axis(grad, targets[..., None], axis=-1) - 1, axis=-1)
+    _, e, total = _exp_parts(z)
+    return _softmax_minus_one_hot(e, total, targets, z.dtype)
+
+
+# -- kernels: the maths alone, for inputs already checked (shared with the training loop) -------------
+
+
+def _exp_parts(z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(shifted, exp(shifted), sum of exp(shifted))`` along the last axis, in the working dtype."""
+    shifted = _shifted(z, -1)
+    e = np.exp(shifted)
+    return shifted, e, e.sum(axis=-1, keepdims=True)
+
+
+def _mean_nll(shifted: np.ndarray, total: np.ndarray, targets: np.ndarray, dtype: np.dtype) -> float:
+    """Mean of ``-log softmax`` at ``targets``, from :func:`_exp_parts`; ValueError if it is infinite."""
+    at = _target_index(targets)
+    picked = (shifted[at] - np.log(total[..., 0]))[..., None]  # log-softmax at the targets, working dtype
+    work = np.result_type(picked.dtype, np.float64)
+    n = picked.size
+    with np.errstate(over="ignore"):  # each term divided by n first: the mean of large losses is representable
+        loss = float(-(picked.astype(work, copy=False) / n).sum(dtype=work))
+    if not np.isfinite(loss):
+        raise ValueError(
+            "logits give an infinite loss: a target's logit is further below the largest logit than "
+            f"dtype {np.dtype(dtype)} can represent"
+        )
+    return loss
+
+
+def _softmax_minus_one_hot(e: np.ndarray, total: np.ndarray, targets: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """``(softmax - one_hot) / n`` from :func:`_exp_parts`, rounded to ``dtype``."""
+    grad = e / total  # softmax in the working dtype, a fresh array
+    grad[_target_index(targets)] -= 1
     with np.errstate(under="ignore"):
-        return (grad / targets.size).astype(z.dtype, copy=False)
+        return (grad / targets.size).astype(dtype, copy=False)
+
+
+def _target_index(targets: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The index of each row's target entry in an array of shape ``targets.shape + (V,)``."""
+    return (*np.indices(targets.shape, sparse=True), targets)
+
+
+def _cross_entropy(z: np.ndarray, targets: np.ndarray) -> float:
+    """:func:`cross_entropy` for checked logits and targets."""
+    shifted, _, total = _exp_parts(z)
+    return _mean_nll(shifted, total, targets, z.dtype)
+
+
+def _cross_entropy_and_grad(z: np.ndarray, targets: np.ndarray) -> tuple[float, np.ndarray]:
+    """:func:`cross_entropy` and :func:`cross_entropy_grad` for checked inputs, exponentiating once."""
+    shifted, e, total = _exp_parts(z)
+    return _mean_nll(shifted, total, targets, z.dtype), _softmax_minus_one_hot(e, total, targets, z.dtype)
 
 
 def saturation_prob(t: Any, n_others: int = 3) -> Any:

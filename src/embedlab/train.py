@@ -37,9 +37,9 @@ from ._validation import (
 )
 from .budget import param_count
 from .corpus import Corpus, context_windows, make_corpus
-from .grads import embedding_grad, output_grad, tied_grad
-from .lookup import lookup
-from .softmax import cross_entropy, cross_entropy_grad
+from .grads import _embedding_grad, _output_grad, _tied_grad
+from .lookup import _gather_rows
+from .softmax import _cross_entropy, _cross_entropy_and_grad
 
 PARAM_NAMES = ("E", "W", "Wh", "bh")
 EVAL_PAIRS = 2000  # the training loss at a checkpoint is measured on this many pairs, a fixed sample
@@ -149,7 +149,7 @@ def _check_batch(batch: Any, V: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _forward(p: dict[str, np.ndarray], contexts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(x, h, logits)`` for already-validated parameters and contexts."""
-    x = lookup(p["E"], contexts).mean(axis=1)  # (n, d)
+    x = _gather_rows(p["E"], contexts).mean(axis=1)  # (n, d)
     h = np.tanh(x @ p["Wh"] + p["bh"]) if "Wh" in p else x  # (n, d)
     head = p.get("W", p["E"])  # tied: the output projection is E itself, the same array
     return x, h, h @ head.T  # logits (n, V)
@@ -161,7 +161,7 @@ def _eval_loss(p: dict[str, np.ndarray], contexts: np.ndarray, targets: np.ndarr
     total = 0.0
     for i in range(0, len(targets), chunk):
         ctx, y = contexts[i : i + chunk], targets[i : i + chunk]
-        total += len(y) * cross_entropy(_forward(p, ctx)[2], y)
+        total += len(y) * _cross_entropy(_forward(p, ctx)[2], y)
     return total / len(targets)
 
 
@@ -176,7 +176,7 @@ def loss(params: dict[str, Any], batch: tuple[Any, Any]) -> float:
     """
     p, _, _ = _check_params(params)
     contexts, targets = _check_batch(batch, p["E"].shape[0])
-    return cross_entropy(_forward(p, contexts)[2], targets)
+    return _cross_entropy(_forward(p, contexts)[2], targets)
 
 
 def loss_and_grads(params: dict[str, Any], batch: tuple[Any, Any]) -> tuple[float, dict[str, np.ndarray]]:
@@ -210,16 +210,22 @@ def loss_and_grads(params: dict[str, Any], batch: tuple[Any, Any]) -> tuple[floa
     >>> round(L, 4), sorted(g), g["E"].shape
     (1.487, ['E', 'Wh', 'bh'], (5, 3))
     """
-    p, tied, hidden = _check_params(params)
+    p, _, _ = _check_params(params)
+    contexts, targets = _check_batch(batch, p["E"].shape[0])
+    return _loss_and_grads(p, contexts, targets)
+
+
+def _loss_and_grads(
+    p: dict[str, np.ndarray], contexts: np.ndarray, targets: np.ndarray
+) -> tuple[float, dict[str, np.ndarray]]:
+    """:func:`loss_and_grads` for checked parameters and batch: the kernel the training loop runs."""
     V, d = p["E"].shape
-    contexts, targets = _check_batch(batch, V)
     n, k = contexts.shape
     x, h, logits = _forward(p, contexts)
-    L = cross_entropy(logits, targets)
-    dz = cross_entropy_grad(logits, targets)  # (n, V): (softmax - one_hot) / n
+    L, dz = _cross_entropy_and_grad(logits, targets)  # dz (n, V): (softmax - one_hot) / n
     grads: dict[str, np.ndarray] = {}
     dh = dz @ p.get("W", p["E"])  # (n, d)
-    if hidden:
+    if "Wh" in p:
         da = dh * (1.0 - h**2)  # back through tanh, (n, d)
         grads["Wh"] = x.T @ da  # (d, d)
         grads["bh"] = da.sum(axis=0)  # (d,)
@@ -227,12 +233,12 @@ def loss_and_grads(params: dict[str, Any], batch: tuple[Any, Any]) -> tuple[floa
     else:
         dx = dh
     upstream = np.broadcast_to((dx / k)[:, None, :], (n, k, d))  # each of the k rows read got 1/k of x
-    if tied:
+    if "W" not in p:
         # Both paths reach the one matrix: input (rows read) + output (every row).
-        grads["E"] = tied_grad(contexts, upstream, h, dz, V)  # (V, d)
+        grads["E"] = _tied_grad(contexts, upstream, h, dz)  # (V, d)
     else:
-        grads["E"] = embedding_grad(contexts, upstream, V)  # input path only: rows read, others exactly 0
-        grads["W"] = output_grad(h, dz)  # the output path lands on W instead, (V, d)
+        grads["E"] = _embedding_grad(contexts, upstream, V)  # input path only: rows read, others exactly 0
+        grads["W"] = _output_grad(h, dz)  # the output path lands on W instead, (V, d)
     return L, grads
 
 
@@ -470,7 +476,8 @@ class _Run:
             self.order, self.cursor = self.rng.permutation(len(self.train_y)), 0
         idx = self.order[self.cursor : self.cursor + self.batch_size]
         self.cursor += self.batch_size
-        L, grads = self._guarded(loss_and_grads, self.params, (self.train_ctx[idx], self.train_y[idx]))
+        # The data and parameters were checked once, when the run began: each step runs the kernels.
+        L, grads = self._guarded(_loss_and_grads, self.params, self.train_ctx[idx], self.train_y[idx])
         touched = np.any(grads["E"] != 0, axis=1)  # (V,) rows of E with a gradient this step
         with np.errstate(all="ignore"):  # a step too large to represent is reported below, not warned
             if self.optimizer == "sgd":
