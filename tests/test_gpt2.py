@@ -320,7 +320,7 @@ def test_the_files_swapped_are_refused(copied_files):
 
 
 def test_a_missing_file_is_named(tmp_path, copied_files):
-    with pytest.raises(FileNotFoundError, match=r"bpe_path must be the path of vocab.bpe, got '.*nowhere.bpe'"):
+    with pytest.raises(ValueError, match=r"bpe_path must be the path of vocab.bpe, got '.*nowhere.bpe'"):
         load_encoding(copied_files[0], tmp_path / "nowhere.bpe")
 
 

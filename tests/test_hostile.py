@@ -19,10 +19,14 @@ import contextlib
 import copy
 import dataclasses
 import enum
+import functools
+import importlib
 import io
 import math
 import os
+import pkgutil
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -41,14 +45,17 @@ from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 
 import embedlab
-from embedlab import (
+from embedlab import (  # noqa: F401  (attributes of embedlab below)
     angle_deg,
+    architectures,
     cosine,
     cross_entropy,
     cross_entropy_grad,
+    display,
     dot,
     embedding_grad,
     explorers,
+    gpt2,
     in_plane,
     log_softmax,
     lookup,
@@ -63,9 +70,13 @@ from embedlab import (
     saturation_prob,
     saved_fraction,
     softmax,
+    sweep,
     tied_grad,
     tied_logits,
     token_id,
+    train,
+    train_plots,
+    widgets,
 )
 from embedlab import architectures as architectures_mod
 from embedlab import exercises as exercises_mod
@@ -73,6 +84,7 @@ from embedlab import explorers as explorers_mod
 from embedlab import figures as figures_mod
 from embedlab import plots as plots_mod
 from embedlab import quiz as quiz_mod
+from embedlab._validation import short_repr
 from embedlab.claims import check
 from embedlab.corpus import make_corpus
 from embedlab.model import finite_difference_grad, tiny_model_grads, tiny_model_loss
@@ -1181,3 +1193,470 @@ def test_hostile_pass_3_rows(tmp_path):
     for args in [(0, 0.7, 0.6, 0), (0, 1, 0.1, 0), (1e16, 1e16 + 8, 1, 6)]:
         with pytest.raises(ValueError, match="digits must keep every value distinct"):
             float_range(*args)
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 3 left
+_SMALL_COMPARE: list[Any] = []
+
+
+def _small_compare():
+    if not _SMALL_COMPARE:
+        _SMALL_COMPARE.append(embedlab.train.compare(seeds=(0, 1), steps=4, n_checkpoints=2))
+    return _SMALL_COMPARE[0]
+
+
+def _setup_without_readout(fig, axes):
+    line = axes.plot([0, 1], [0, 1])[0]
+    return (lambda x: None), [line]
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        # loops bounded by a size checked first (each of these ran for minutes or for ever)
+        (lambda: embedlab.gpt2.decode(np.broadcast_to(0, 10**9)), "ids must hold at most"),
+        (lambda: embedlab.train.compare(seeds=range(10**12)), "seeds must hold at most 1,000"),
+        (lambda: embedlab.train.compare(seeds=range(10**20)), "seeds must hold at most 1,000"),
+        (lambda: plots_mod.new_figure(ncols=10**6), "ncols times nrows must be at most"),
+        (lambda: plots_mod.new_figure((1e308, 1.0)), "figsize must be two positive numbers"),
+        # sizes checked before allocating, broadcast views counted as what they would become
+        (lambda: embedlab.train.pca_2d(np.broadcast_to(1.0, (10**6, 10**5))), "E is too large"),
+        (
+            lambda: embedlab.train.loss(
+                embedlab.train.init_params(5, 3, tied=True),
+                (np.broadcast_to(0, (10**8, 10**3)), np.broadcast_to(0, 10**8)),
+            ),
+            "batch is too large",
+        ),
+        (lambda: t_interval(np.broadcast_to(1.0, 10**11)), "values must hold at most"),
+        (lambda: check("x", np.broadcast_to(1.0, 10**11), np.broadcast_to(1.0, 10**11), 2), "draft must hold at most"),
+        (lambda: _small_compare().drift("tied", ids=np.broadcast_to(0, 10**10)), "ids is too large"),
+        # values a caller could pass that gave a wrong answer or failed late
+        (lambda: Control("x", "x", [1, 1, 2]), "must not repeat a value"),
+        (lambda: Control("x", "x", [1, "a"]), "all numbers or all other values"),
+        (lambda: embedlab.widgets.Explorer("t", [], lambda f, a: (lambda: "", [])), "controls must hold at least one"),
+        (
+            lambda: embedlab.widgets.Explorer("t", [Control("x", "x", [0, 1])] * 2, lambda f, a: (lambda x: "", [])),
+            "controls must have unique names",
+        ),
+        (
+            lambda: embedlab.widgets.Explorer("t", [Control("x", "x", [0, 1])], _setup_without_readout),
+            "update must return the readout text",
+        ),
+        (lambda: embedlab.train.pca_2d(np.eye(3), basis=np.full((3, 2), np.nan)), "basis must be finite"),
+        (
+            lambda: embedlab.train.adam_step(
+                {"E": np.ones((2, 2))},
+                {"E": np.ones((2, 2))},
+                {"t": 0, "m": {"E": np.zeros((2, 2))}, "v": {"E": -np.ones((2, 2))}},
+                0.1,
+            ),
+            "state['v']['E'] must be non-negative",
+        ),
+        (
+            lambda: embedlab.train.adam_step(
+                {"E": np.ones((2, 2))},
+                {"E": np.ones((2, 2))},
+                {"t": 10**400, "m": {"E": np.zeros((2, 2))}, "v": {"E": np.zeros((2, 2))}},
+                0.1,
+            ),
+            "state['t'] must count the steps",
+        ),
+        # other exception types, now TypeError or ValueError naming the argument
+        (lambda: embedlab.display.fitted_size((1e308, 1e308)), "figsize must be two positive numbers"),
+        (lambda: embedlab.widgets.png_bytes("x"), "fig must be a matplotlib Figure"),
+        (lambda: embedlab.widgets.webp_bytes(3), "rgba must be a uint8 NumPy array"),
+        (lambda: embedlab.display.css_size(None), "fig must be a matplotlib Figure"),
+        (lambda: figures_mod.embedding_shares(ax="x"), "ax must be a matplotlib Axes"),
+        (
+            lambda: embedlab.train.CompareResult(**{**vars(_small_compare()), "corpus": None}),
+            "corpus must be an embedlab.corpus.Corpus",
+        ),
+        (lambda: embedlab.train_plots.update_counts(_small_compare(), names=("x",)), "names must be a non-empty list"),
+        (lambda: embedlab.train_plots.training_explorer(_small_compare(), seed_index=9), "seed_index must be in"),
+        (lambda: embedlab.train.geometry_track(np.ones((2, 3, 1))), "E_checkpoints[-1] must have at least 2 columns"),
+        (lambda: embedlab.train.compare(seeds=[-1]), "seeds must hold non-negative ints"),
+    ],
+)
+def test_hostile_pass_3_leftovers_refused_by_name(make, words):
+    tracemalloc.start()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises((TypeError, ValueError)) as info:
+                make()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert words in str(info.value)
+    assert peak < 200 * 2**20, f"allocated {peak:,} bytes before refusing"
+
+
+def test_hostile_pass_3_leftovers_right_values():
+    """float16 and longdouble where linalg has no kernel for them; float16 statistics without overflow warnings."""
+    rng = np.random.default_rng(0)
+    E = rng.standard_normal((6, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ref, _ = embedlab.train.pca_2d(E)
+        for dtype, tol in ((np.float16, 5e-3), (np.float32, 1e-5), (np.longdouble, 1e-12)):
+            coords, _ = embedlab.train.pca_2d(E.astype(dtype))
+            np.testing.assert_allclose(np.abs(coords), np.abs(ref), atol=tol * 10)
+        mean, lo, hi = t_interval(np.array([1, 2, 3], np.float16))
+        half = 4.302652729749464 / np.sqrt(3)  # t(0.975, 2 df) times the standard error of 1, 2, 3
+        assert mean == 2.0 and lo == pytest.approx(2 - half, abs=1e-9) and hi == pytest.approx(2 + half, abs=1e-9)
+        assert SweepSpec(lrs=(np.float16(0.5),)).lrs == (0.5,)
+    run = embedlab.train.train(tied=True, steps=3, n_checkpoints=5)
+    assert len(run.checkpoint_steps) == 4  # steps + 1, as documented
+
+
+# ---------------------------------------------------------------- issue 19: every public name, every argument
+# One valid call of every callable in every module's __all__ (and of the public methods of the objects a reader
+# holds). Each argument in turn is replaced by each hostile value: the call must give a result or refuse with a
+# TypeError or ValueError, with no warning and no other exception. Records (plain data whose values are checked
+# where they are used) are listed apart, with that consumer named.
+EVERY_ARGUMENT_VALUES = [
+    None,
+    "x",
+    True,
+    -1,
+    0,
+    10**400,
+    float("nan"),
+    float("inf"),
+    0.5,
+    [],
+    [[1, 2], [3]],
+    np.ones((2, 2, 2)),
+    np.broadcast_to(0.0, (10**6, 10**6)),
+    np.ma.array([1.0], mask=[True]),
+    object(),
+    b"x",
+    -(10**400),
+    2**63,
+    1 + 1j,
+    (),
+    {"a": 1},
+    np.array([]),
+    np.array(5),
+    np.float32("inf"),
+    np.broadcast_to(np.int64(0), (10**11,)),
+    np.ldexp(np.longdouble(1), 16000),  # beyond float64 (where longdouble is wider)
+]
+
+#: Plain records: not called with hostile values here, because the function named checks them where they are used.
+RECORDS = {
+    "quiz.Slip": "quiz.grade_number, quiz.grade_choice and the questions",
+    "quiz.Grade": "made only by the graders",
+    "sweep.Point": "sweep.run_point",
+    "architectures.ShareRow": "made only by architectures.share_table",
+    "gpt2.VocabFacts": "made only by gpt2.vocab_facts",
+    "gpt2.ChecksumError": "an exception class",
+    "train.TrainResult": "made only by train.train; CompareResult checks its runs",
+    "train.FitResult": "made only by train.fit",
+}
+
+
+def _setup_ok(fig, axes):
+    (line,) = axes.plot([0, 1], [0, 1])
+    return (lambda x: f"x = {x}"), [line]
+
+
+@functools.cache
+def _fixtures():
+    small = make_corpus(0, n_train=20, n_valid=10, n_test=10)
+    res = embedlab.train.compare(seeds=(0, 1), corpus=small, steps=3, n_checkpoints=2, d=4)
+    sw = sweep.load_results()
+    n_train, d, hidden = sw.cells()[0]
+    spec = sweep.SweepSpec(
+        data_sizes=(20,), widths=(4,), hidden=(False,), lrs=(0.02,), seeds=(0, 1), draws=(0,),
+        n_valid=10, n_test=10, max_steps=4, eval_every=2, patience=1,
+    )  # fmt: skip
+    E = np.array(embedlab.E_TOY)
+    fig, ax = plots_mod.new_figure()
+    q = plots_mod.arrows([[1.0, 0.0], [0.0, 1.0]], ax)
+    bars = plots_mod.bars([1.0, 2.0], ["a", "b"], ax)
+    heat = plots_mod.heatmap(E, ax=plots_mod.new_figure()[1])
+    geo = train_plots.geometry_scatter(np.ones((2, 2)), ["det", "adj"])
+    explorer = Explorer("t", [Control("x", "x", (0, 1))], _setup_ok)
+    return {
+        "small": small, "res": res, "sweep": sw, "cell": (n_train, d, hidden), "spec": spec, "E": E,
+        "ax": ax, "q": q, "bars": bars, "heat": heat, "geo": geo, "explorer": explorer, "fig": fig,
+    }  # fmt: skip
+
+
+def _valid_calls() -> dict[str, tuple[Any, tuple, dict]]:
+    """``qualified name -> (callable, args, kwargs)``: one call of each that must succeed."""
+    f = _fixtures()
+    E, res, sw, small = f["E"], f["res"], f["sweep"], f["small"]
+    n_train, d, hidden = f["cell"]
+    p = embedlab.train.init_params(5, 3, tied=True)
+    g = {k: np.ones_like(v) for k, v in p.items()}
+    batch = (np.array([[0, 1], [2, 2]]), np.array([3, 4]))
+    cfg = architectures.get_config("GPT-2 small")
+    calls = {
+        "architectures.DecoderConfig": ((), vars(cfg)) if isinstance(cfg, architectures.DecoderConfig) else None,
+        "architectures.BertConfig": ((), vars(architectures.get_config("BERT-base uncased"))),
+        "architectures.T5Config": ((), vars(architectures.get_config("T5-small"))),
+        "architectures.get_config": (("GPT-2 small",), {}),
+        "architectures.total_params": (("GPT-2 small",), {}),
+        "architectures.pretraining_head_params": (("BERT-base uncased",), {}),
+        "architectures.embedding_share": (("GPT-2 small",), {}),
+        "architectures.share_table": ((), {}),
+        "budget.param_count": ((50257, 768), {"tied": True, "output_bias": False}),
+        "budget.param_bytes": ((50257, 768), {"tied": True, "output_bias": False, "dtype": "float16"}),
+        "budget.saved_fraction": ((50257, 768), {"untied_bias": False, "tied_bias": False}),
+        "claims.check": (("a label", 0.5, 0.5, 2), {}),
+        "corpus.Corpus": ((small.train, small.valid, small.test, small.vocab, small.classes, 0), {}),
+        "corpus.make_corpus": ((0, 20, 10, 10), {"zipf_exponent": 1.3, "p_adjective": 0.3, "p_intransitive": 0.2}),
+        "corpus.context_windows": (([np.array([0, 5, 7, 9])], 2), {}),
+        "Corpus.counts": ((small.counts, ("train",), {})),
+        "Corpus.never_read": ((small.never_read, ("train",), {})),
+        "Corpus.target_only": ((small.target_only, ("train",), {})),
+        "Corpus.unseen": ((small.unseen, ("valid",), {})),
+        "display.check_figsize": (((6.0, 3.0),), {"name": "figsize"}),
+        "display.check_figure": ((f["fig"],), {"name": "fig"}),
+        "display.fitted_size": (((6.0, 3.0),), {}),
+        "display.fit": ((plots_mod.new_figure()[0],), {}),
+        "display.css_size": ((f["fig"],), {}),
+        "display.text_sizes_css": ((f["fig"],), {"shown_width": 600.0}),
+        "display.figure_png": ((f["fig"],), {}),
+        "display.notebook_setup": ((), {}),
+        "exercises.solve_half": ((3,), {}),
+        "exercises.warmup": ((), {}),
+        "exercises.get": (("F1",), {}),
+        "exercises.bank": ((), {}),
+        "explorers.lookup_explorer": ((), {}),
+        "explorers.one_hot_cost_explorer": (((("the toy", 4, 3), ("GPT-2 small", 50257, 768)),), {}),
+        "explorers.logits_explorer": ((), {}),
+        "explorers.alignment_explorer": ((2,), {}),
+        "explorers.flatten_explorer": ((), {}),
+        "explorers.saturation_explorer": ((3,), {}),
+        "explorers.budget_explorer": ((), {}),
+        "explorers.gradient_explorer": (((2, 1), None), {}),
+        "figures.drawing_plane": (([2.0, 0.0, 0.0], [4.0, 0.0, 0.0]), {}),
+        "figures.projection_panels": (([0.5, 0.2, -0.3], E), {"labels": embedlab.TOKENS}),
+        "figures.alignment_arrows": ((E[2], {"h_A": [-1.0, 0, 0]}), {"e_label": "e", "ax": None}),
+        "figures.saturation_curves": (((3, 100),), {"t": np.linspace(-5, 5, 11), "ax": None}),
+        "figures.gradient_sizes": ((3,), {"t": np.linspace(-5, 5, 11), "ax": None}),
+        "figures.output_path_panels": (
+            (np.ones((4, 3)), np.ones((4, 3)), [0.5, 0.2, -0.3]), {"labels": embedlab.TOKENS}
+        ),
+        "figures.tie_scatter": ((np.arange(8.0).reshape(2, 4), np.arange(8.0).reshape(2, 4) + 1), {"i": 0, "j": 1}),
+        "figures.embedding_shares": ((), {"ax": None}),
+        "geometry.dot": (([1.0, 2.0], [3.0, 4.0]), {}),
+        "geometry.cosine": (([1.0, 2.0], [3.0, 4.0]), {}),
+        "geometry.angle_deg": (([1.0, 2.0], [3.0, 4.0]), {}),
+        "geometry.plane_basis": (([1.0, 0.0, 0.0], [1.0, 1.0, 0.0]), {}),
+        "geometry.in_plane": ((30.0, [[1.0, 0.0], [0.0, 1.0]]), {"length": 2.0}),
+        "gpt2.data_files": ((), {}),
+        "gpt2.load_encoding": ((*embedlab.gpt2.data_files(),), {}),
+        "gpt2.vocab_facts": ((), {}),
+        "gpt2.encode": (("Hello world",), {"allow_special": False}),
+        "gpt2.decode": (([15496, 995],), {}),
+        "gpt2.token_bytes": (([15496, 995],), {}),
+        "gpt2.tokens": (([15496, 995],), {}),
+        "gpt2.tokens_text": (("Hello world",), {"allow_special": False}),
+        "gpt2.tokens_html": (("Hello world",), {"allow_special": False}),
+        "gpt2.explorer_html": ((("The cat sat.",),), {}),
+        "grads.embedding_grad": (([0, 2], np.ones((2, 3)), 4), {}),
+        "grads.output_grad": ((np.ones(3), np.ones(4)), {}),
+        "grads.tied_grad": (([0, 2], np.ones((2, 3)), np.ones(3), np.ones(4), 4), {}),
+        "logits.check_context": ((np.ones(3), 3, np.dtype(np.float64)), {}),
+        "logits.tied_logits": ((np.ones(3), E), {"bias": np.zeros(4)}),
+        "lookup.lookup": ((E, [0, 2]), {}),
+        "lookup.one_hot": (([0, 2], 4), {}),
+        "lookup.one_hot_cost": ((50257, 768), {"n_tokens": 2}),
+        "model.tiny_model_loss": ((E, [0, 1], 2, np.eye(3)), {}),
+        "model.tiny_model_grads": ((E, [0, 1], 2, np.eye(3)), {}),
+        "model.finite_difference_grad": ((lambda M: float(M.sum()), np.ones((2, 2))), {"eps": 1e-6}),
+        "plots.style": ((), {}),
+        "plots.new_figure": (((4.0, 3.0), 2, 1), {}),
+        "plots.figure_and_ax": ((None, (4.0, 3.0)), {}),
+        "plots.signed2": ((0.25,), {}),
+        "plots.heatmap": ((E,), {"ax": None, "row_labels": embedlab.TOKENS, "highlight_row": 1, "annotate": True}),
+        "plots.set_highlight_row": ((f["heat"]["box"], 2), {}),
+        "plots.bars": (([1.0, 2.0], ["a", "b"]), {"ax": None, "highlight": 1, "offset": 0.0, "width": 0.8}),
+        "plots.update_bars": ((f["bars"], [2.0, 1.0]), {"highlight": 0}),
+        "plots.arrows": (([[1.0, 0.0], [0.0, 1.0]],), {"ax": None, "labels": ["a", "b"], "limit": 2.0}),
+        "plots.update_arrows": ((f["q"], [[0.5, 0.5], [1.0, 0.0]]), {}),
+        "plots.curve": (([0.0, 1.0], [1.0, 2.0]), {"ax": None, "label": "c"}),
+        "plots.marker": ((0.5, 0.5), {"ax": None, "label": "m"}),
+        "quiz.parse_number": (("0.42",), {}),
+        "quiz.ambiguous_readings": (("1,946",), {}),
+        "quiz.is_blank": ((" ",), {}),
+        "quiz.within": ((1.0, 1.05, 0.1), {"rel_tol": 0.0}),
+        "quiz.grade_number": (("0.42", 0.42), {"abs_tol": 0.01, "rel_tol": 0.0, "slips": (), "percent": True}),
+        "quiz.grade_choice": (("a", "b"), {"slips": [quiz_mod.Slip("a", "no")], "right": "yes", "wrong": "no"}),
+        "quiz.Forecast": (("q?", 0.5), {"trap": "t", "settles": "s", "abs_tol": 0.1}),
+        "quiz.Exercise": (("q?", 0.5), {"solution": "s", "abs_tol": 0.1}),
+        "softmax.softmax": (([1.0, 2.0],), {"axis": -1}),
+        "softmax.log_softmax": (([1.0, 2.0],), {"axis": -1}),
+        "softmax.naive_softmax": (([1.0, 2.0],), {}),
+        "softmax.cross_entropy": (([[1.0, 2.0]], [1]), {}),
+        "softmax.cross_entropy_grad": (([[1.0, 2.0]], [1]), {}),
+        "softmax.saturation_prob": ((2.0,), {"n_others": 3}),
+        "sweep.SweepSpec": ((), dataclasses.asdict(f["spec"])),
+        "sweep.model_of": (("tied", 127, 8, True), {}),
+        "sweep.run_point": ((sweep.Point(0, 20, 4, False, "tied", 0.02, 0), f["spec"]), {}),
+        "sweep.t_quantile": ((0.975, 2), {}),
+        "sweep.t_interval": (([1.0, 2.0, 3.0],), {"level": 0.95}),
+        "sweep.Sweep": ((sw.spec, sw.records, sw.meta), {}),
+        "sweep.run_sweep": ((f["spec"],), {}),
+        "sweep.load_results": ((None,), {}),
+        "Sweep.runs": ((sw.runs, (0, n_train, d, hidden, "tied", sw.spec.lrs[0]), {})),
+        "Sweep.chosen_lr": ((sw.chosen_lr, (0, n_train, d, hidden, "tied"), {})),
+        "Sweep.chosen": ((sw.chosen, (n_train, d, hidden, "tied"), {})),
+        "Sweep.test_loss": ((sw.test_loss, (n_train, d, hidden, "tied"), {})),
+        "Sweep.gap": ((sw.gap, (n_train, d, hidden), {"other": "untied"})),
+        "Sweep.verdict": ((sw.verdict, (n_train, d, hidden), {"other": "untied"})),
+        "Sweep.mean_curve": ((sw.mean_curve, (n_train, d, hidden, "tied"), {})),
+        "tokens.token_id": (("cat",), {}),
+        "train.init_params": ((5, 3), {"tied": False, "hidden": True, "seed": 0}),
+        "train.model_param_count": ((5, 3), {"tied": False, "hidden": True}),
+        "train.matched_width": ((127, 16), {"hidden": True}),
+        "train.loss": ((p, batch), {}),
+        "train.loss_and_grads": ((p, batch), {}),
+        "train.adam_state": ((p,), {}),
+        "train.adam_step": (
+            ({k: v.copy() for k, v in p.items()}, g, embedlab.train.adam_state(p), 0.01), {"betas": (0.9, 0.999)}
+        ),
+        "train.train": ((small,), {"tied": True, "d": 4, "k": 2, "steps": 3, "batch_size": 8, "n_checkpoints": 2}),
+        "train.fit": ((small,), {"tied": True, "d": 4, "k": 2, "max_steps": 4, "eval_every": 2, "patience": 1}),
+        "train.CompareResult": ((res.corpus, res.configs, res.runs, res.seeds), {"seconds": 1.0}),
+        "train.compare": (((0,), small), {"d": 4, "hidden": False, "steps": 3, "n_checkpoints": 2}),
+        "CompareResult.curves": ((res.curves, ("tied",), {"which": "train"})),
+        "CompareResult.summary": ((res.summary, (), {})),
+        "CompareResult.drift": ((res.drift, ("tied",), {"ids": [0, 1]})),
+        "CompareResult.geometry": ((res.geometry, (), {"ids": None})),
+        "train.pca_2d": ((np.arange(12.0).reshape(4, 3) ** 2,), {"basis": None}),
+        "train.geometry_track": ((np.arange(24.0).reshape(2, 4, 3) ** 2,), {}),
+        "train.class_cosine": ((np.arange(12.0).reshape(4, 3) ** 2, ["a", "a", "b", "b"]), {"ids": None}),
+        "train_plots.loss_curves": ((res,), {"ax": None, "which": "valid", "names": None, "zoom": 0.6}),
+        "train_plots.drift_bars": ((res,), {"ax": None, "names": ("tied", "untied")}),
+        "train_plots.geometry_scatter": ((np.ones((2, 2)), ["det", "adj"]), {"limit": 2.0, "title": "t"}),
+        "train_plots.update_geometry": ((f["geo"], np.zeros((2, 2)), ["det", "adj"]), {}),
+        "train_plots.update_counts": ((res,), {"ax": None, "names": ("tied", "untied")}),
+        "train_plots.training_explorer": ((res,), {"name": "tied", "seed_index": 0}),
+        "train_plots.gap_plot": ((sw,), {"axes": None}),
+        "train_plots.geometry_summary": ((res,), {"ax": None}),
+        "train_plots.geometry_panels": ((res,), {"seed_index": 0, "fig": None}),
+        "train_plots.sweep_explorer": ((sw,), {}),
+        "widgets.Control": (("x", "x", (0, 1, 2)), {"value": 1, "fmt": "{}", "static_every": 1}),
+        "widgets.float_range": ((0.0, 1.0, 0.25), {"digits": 6}),
+        "widgets.png_bytes": ((f["fig"],), {"colors": 64}),
+        "widgets.webp_bytes": ((np.zeros((4, 4, 4), np.uint8),), {}),
+        "widgets.BandedPNG": ((np.zeros((4, 4, 4), np.uint8),), {"band": 2}),
+        "BandedPNG.encode": (
+            (embedlab.widgets.BandedPNG(np.zeros((4, 4, 4), np.uint8)).encode, (np.ones((4, 4, 4), np.uint8),), {})
+        ),
+        "widgets.Explorer": (("t", [Control("x", "x", (0, 1))], _setup_ok), {"figsize": (4.0, 3.0), "ncols": 1}),
+        "Explorer.update": ((f["explorer"].update, (), {"x": 1})),
+        "Explorer.png": ((f["explorer"].png, (), {"colors": 64})),
+        "Explorer.timed_update": ((f["explorer"].timed_update, (), {"x": 0})),
+        "Control.show": ((Control("x", "x", (0, 1)).show, (1,), {})),
+        "Control.snap": ((Control("x", "x", (0, 1)).snap, (1,), {})),
+    }  # fmt: skip
+    out = {}
+    for qualified, call in calls.items():
+        assert call is not None, f"{qualified}: the table's valid call could not be built"
+        if len(call) == 3:  # a bound method: (method, args, kwargs)
+            out[qualified] = call
+        else:
+            module, name = qualified.split(".")
+            obj = getattr(importlib.import_module(f"embedlab.{module}"), name)
+            out[qualified] = (obj, *call)
+    return out
+
+
+def _public_callables() -> set[str]:
+    names = set()
+    for info in pkgutil.iter_modules(embedlab.__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"embedlab.{info.name}")
+        assert hasattr(module, "__all__"), f"embedlab.{info.name} has no __all__"
+        for name in module.__all__:
+            if callable(getattr(module, name)) and not isinstance(getattr(module, name), dict):
+                names.add(f"{info.name}.{name}")
+    return names
+
+
+def test_every_module_lists_its_public_names_and_each_callable_has_a_row():
+    """A public function added without a row here fails: the table is the contract's list of names."""
+    for info in pkgutil.iter_modules(embedlab.__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"embedlab.{info.name}")
+        defined = {
+            name
+            for name, obj in vars(module).items()
+            if not name.startswith("_")
+            and getattr(obj, "__module__", None) == module.__name__
+            and (callable(obj) and not isinstance(obj, dict))
+        }
+        assert defined <= set(module.__all__), (
+            f"embedlab.{info.name}.__all__ misses {sorted(defined - set(module.__all__))}"
+        )
+    listed = {name for name in _valid_calls() if name.split(".")[0].islower()}
+    assert _public_callables() - set(RECORDS) == listed
+
+
+#: Arguments where None is a valid call of a long computation, not a hostile one.
+NONE_RUNS_LONG = {("sweep.run_sweep", "argument 0")}  # spec=None: the chapter's 80-minute sweep
+
+
+def where_of(i, key):
+    return f"argument {i}" if key is None else key
+
+
+class _Hang(BaseException):
+    pass
+
+
+def _alarm(signum, frame):
+    raise _Hang
+
+
+def _call_refused_or_right(label, fn, args, kwargs):
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(60)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                fn(*args, **kwargs)
+            except (TypeError, ValueError):
+                pass
+    except _Hang:
+        pytest.fail(f"{label} ran for more than 60 s")
+    except BaseException as exc:
+        pytest.fail(f"{label} raised {type(exc).__name__}: {str(exc)[:200]}")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@pytest.mark.parametrize("qualified", sorted(_public_callables() - set(RECORDS) | {
+    "Corpus.counts", "Corpus.never_read", "Corpus.target_only", "Corpus.unseen", "Sweep.runs", "Sweep.chosen_lr",
+    "Sweep.chosen", "Sweep.test_loss", "Sweep.gap", "Sweep.verdict", "Sweep.mean_curve", "CompareResult.curves",
+    "CompareResult.summary", "CompareResult.drift", "CompareResult.geometry", "BandedPNG.encode",
+    "Explorer.update", "Explorer.png", "Explorer.timed_update", "Control.show", "Control.snap",
+}))  # fmt: skip
+def test_every_public_name_refuses_hostile_arguments_by_type_or_value(qualified):
+    fn, args, kwargs = _valid_calls()[qualified]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fn(*args, **kwargs)  # the row's call is valid: a hostile value below is the only change
+    slots = [(i, None) for i in range(len(args))] + [(None, k) for k in kwargs]
+    for i, key in slots:
+        for value in EVERY_ARGUMENT_VALUES:
+            if value is None and (qualified, where_of(i, key)) in NONE_RUNS_LONG:
+                continue
+            a, kw = list(args), dict(kwargs)
+            if key is None:
+                a[i] = value
+            else:
+                kw[key] = value
+            where = where_of(i, key)
+            _call_refused_or_right(f"{qualified} with {where} = {short_repr(value)}", fn, a, kw)

@@ -500,9 +500,16 @@ def test_class_cosine_is_scale_invariant_and_sized_before_allocating():
 def test_fit_names_a_malformed_corpus_and_not_lr():
     from embedlab.corpus import Corpus
 
-    bad = Corpus(SMALL.train, SMALL.valid, (np.array([0, 500]),), SMALL.vocab, SMALL.classes, 3)
-    with pytest.raises(ValueError, match="corpus's test split holds token ids outside"):
-        fit(bad, tied=True, d=4)
+    with pytest.raises(ValueError, match=r"test must hold token ids in \[0, 126\], got ids in \[0, 500\]"):
+        Corpus(SMALL.train, SMALL.valid, (np.array([0, 500]),), SMALL.vocab, SMALL.classes, 3)
+    masked = np.ma.array([0, 5, 7], mask=[0, 0, 1])
+    with pytest.raises(TypeError, match=r"valid\[0\] must be a 1-D int NumPy array"):
+        Corpus(SMALL.train, (masked,), SMALL.test, SMALL.vocab, SMALL.classes, 3)
+    with pytest.raises(TypeError, match="vocab must be a non-empty tuple of str"):
+        Corpus(SMALL.train, SMALL.valid, SMALL.test, list(SMALL.vocab), SMALL.classes, 3)
+    empty = Corpus(SMALL.train, SMALL.valid, (), SMALL.vocab, SMALL.classes, 3)
+    with pytest.raises(ValueError, match="its test split has none"):
+        fit(empty, tied=True, d=4)
 
 
 def test_make_corpus_with_an_integer_zipf_exponent():

@@ -56,7 +56,7 @@ def test_geometry_scatter_and_update_move_every_class():
     np.testing.assert_allclose(art["food"].get_offsets(), track[-1][classes == "food"])
     other = tp.geometry_scatter(np.zeros((3, 2)), np.array(["det", "mystery", "mystery"]))
     assert list(other) == ["det", "mystery"] and len(other["mystery"].get_offsets()) == 2
-    with pytest.raises(ValueError, match="coords must be"):
+    with pytest.raises(ValueError, match="coords must have shape"):
         tp.geometry_scatter(np.zeros((3, 3)), classes[:3])
 
 

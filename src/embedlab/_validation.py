@@ -113,7 +113,8 @@ def check_real(value: Any, name: str, *, finite: bool = True) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {_describe(value)}")
     try:
-        x = float(value)
+        with np.errstate(over="ignore"):  # a longdouble beyond float64 becomes inf
+            x = float(value)
     except OverflowError:  # an int beyond float range
         x = math.inf if value > 0 else -math.inf
     if finite and not math.isfinite(x):
@@ -129,11 +130,18 @@ def _not_masked(x: Any, name: str) -> None:
         )
 
 
+def range_len(x: range | list | tuple) -> int:
+    """``len(x)``, also for a range longer than ``sys.maxsize`` (where ``len`` raises OverflowError)."""
+    if isinstance(x, range):
+        return max(0, -((x.start - x.stop) // x.step))  # ceil((stop - start) / step), exact in ints
+    return len(x)
+
+
 def as_array(x: Any, name: str, what: str) -> np.ndarray:
     """``np.asarray(x)``, refusing masked arrays and turning NumPy's ragged-list error into ours."""
     _not_masked(x, name)
     if isinstance(x, range) or (isinstance(x, (list, tuple)) and len(x) > 1_000_000):
-        check_nbytes((len(x),), np.float64, name)  # a range(10**12) is sized before NumPy builds it
+        check_nbytes((range_len(x),), np.float64, name)  # a range(10**12) is sized before NumPy builds it
     try:
         return np.asarray(x)
     except ValueError:  # ragged nested lists
@@ -179,7 +187,10 @@ def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
         else:
             what = f"dtype {arr.dtype}"
         raise TypeError(f"{name} must be integer token ids, got {what}")
-    _check_id_range(int(arr.min()), int(arr.max()), vocab_size, name)
+    data = compact(arr)  # a broadcast view's own values, not their repetitions
+    _check_id_range(int(data.min()), int(data.max()), vocab_size, name)
+    if arr.dtype != np.intp:
+        check_nbytes(arr.shape, np.intp, name)  # the cast below writes every entry, broadcast or not
     # Checked to be in [0, vocab_size): the cast to NumPy's index type is exact.
     return arr.astype(np.intp, copy=False)
 
@@ -207,10 +218,7 @@ def check_float_array(
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{name} must be an array of real numbers, got the string {short_repr(x)}")
     arr = as_array(x, name, "real numbers")
-    if arr.dtype.kind in "iu":
-        if convert_int:
-            arr = arr.astype(np.float64)
-    elif arr.dtype.kind != "f":
+    if arr.dtype.kind not in "iuf":
         raise TypeError(f"{name} must be an array of real numbers, got {_describe(arr)}")
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name} must be {ndim}-D, got {arr.ndim}-D with shape {arr.shape}")
@@ -218,6 +226,9 @@ def check_float_array(
         raise ValueError(f"{name} must have at least {min_ndim} dimension(s), got shape {arr.shape}")
     if arr.size == 0:
         raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
+    if arr.dtype.kind in "iu" and convert_int:
+        check_nbytes(arr.shape, np.float64, name)  # the conversion writes every entry, broadcast or not
+        arr = arr.astype(np.float64)
     return arr
 
 

@@ -24,6 +24,19 @@ from typing import Any, NamedTuple
 
 from ._validation import _describe, check_flag, check_size, short_repr
 
+__all__ = [
+    "CONFIGS",
+    "BertConfig",
+    "DecoderConfig",
+    "ShareRow",
+    "T5Config",
+    "embedding_share",
+    "get_config",
+    "pretraining_head_params",
+    "share_table",
+    "total_params",
+]
+
 _NORMS = ("layernorm", "rmsnorm")
 
 
@@ -163,7 +176,7 @@ def _check_common(c: Any) -> None:
     for field in ("vocab_size", "d_model", "n_layers", "n_heads"):
         check_size(getattr(c, field), field)
     check_flag(c.tied, "tied")
-    if c.norm not in _NORMS:
+    if not isinstance(c.norm, str) or c.norm not in _NORMS:
         raise ValueError(f"norm must be one of {_NORMS}, got {c.norm!r}")
 
 

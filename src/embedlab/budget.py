@@ -8,6 +8,13 @@ import numpy as np
 
 from ._validation import check_flag, check_size, short_repr
 
+__all__ = [
+    "REAL_MODELS",
+    "param_bytes",
+    "param_count",
+    "saved_fraction",
+]
+
 
 def param_count(vocab_size: int, d_model: int, *, tied: bool, output_bias: bool = False) -> int:
     """Parameters of the input embedding plus the output projection.

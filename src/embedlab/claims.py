@@ -13,11 +13,20 @@ import numpy as np
 
 from ._validation import _describe, as_array, short_repr
 
+__all__ = [
+    "MAX_VALUES",
+    "check",
+]
+
 
 def _show(x: np.ndarray, decimals: int) -> str:
     if x.ndim == 0:
         return f"{float(x):,.{decimals}f}"
     return "[" + ", ".join(f"{v:.{decimals}f}" for v in x.ravel()) + "]"
+
+
+#: Most values one claim may compare: a draft prints a few numbers, not a matrix of millions.
+MAX_VALUES = 10_000
 
 
 def _as_float64(x: Any, name: str) -> np.ndarray:
@@ -27,6 +36,8 @@ def _as_float64(x: Any, name: str) -> np.ndarray:
     arr = as_array(x, name, "numbers")
     if arr.dtype.kind not in "iuf":
         raise TypeError(f"{name} must be a number or an array of numbers, got {_describe(arr)}")
+    if arr.size > MAX_VALUES:
+        raise ValueError(f"{name} must hold at most {MAX_VALUES:,} values (figures a draft prints), got {arr.size:,}")
     with np.errstate(over="ignore"):
         return arr.astype(np.float64)
 

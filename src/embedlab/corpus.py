@@ -20,6 +20,15 @@ import numpy as np
 
 from ._validation import check_nbytes, check_size, short_repr
 
+__all__ = [
+    "CLASSES",
+    "MAX_SENTENCES",
+    "OBJECT_OF",
+    "Corpus",
+    "context_windows",
+    "make_corpus",
+]
+
 #: The word classes in vocabulary order, each a tuple of tokens, commonest first.
 CLASSES: dict[str, tuple[str, ...]] = {
     "start": ("<s>",),
@@ -84,6 +93,39 @@ class Corpus:
     @property
     def vocab_size(self) -> int:
         return len(self.vocab)
+
+    def __post_init__(self) -> None:
+        """A hand-built corpus is checked as one from :func:`make_corpus` would be: refused by the field at fault."""
+        vocab = self.vocab
+        if not isinstance(vocab, tuple) or not vocab or not all(isinstance(w, str) for w in vocab):
+            raise TypeError(f"vocab must be a non-empty tuple of str, got {short_repr(vocab)}")
+        if len(set(vocab)) != len(vocab):
+            raise ValueError("vocab must not repeat a token")
+        V = len(vocab)
+        classes = self.classes
+        if not isinstance(classes, np.ndarray) or isinstance(classes, np.ma.MaskedArray) or classes.dtype.kind != "U":
+            raise TypeError(f"classes must be a NumPy array of str (one per token), got {short_repr(classes)}")
+        if classes.shape != (V,):
+            raise ValueError(f"classes must have shape ({V},), one per token of vocab, got {classes.shape}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise TypeError(f"seed must be a non-negative int, got {short_repr(self.seed)}")
+        for split in ("train", "valid", "test"):
+            sentences = getattr(self, split)
+            if not isinstance(sentences, tuple):
+                raise TypeError(f"{split} must be a tuple of 1-D int arrays, got {type(sentences).__name__}")
+            if len(sentences) > MAX_SENTENCES:
+                raise ValueError(f"{split} must hold at most {MAX_SENTENCES:,} sentences, got {len(sentences):,}")
+            for i, s in enumerate(sentences):
+                if type(s) is not np.ndarray or s.ndim != 1 or s.dtype.kind not in "iu":
+                    raise TypeError(f"{split}[{i}] must be a 1-D int NumPy array, got {short_repr(s)}")
+                if len(s) < 2 or s[0] != 0:
+                    raise ValueError(f"{split}[{i}] must start with <s> (id 0) and hold at least two tokens")
+            if sentences:
+                check_nbytes((sum(len(s) for s in sentences),), np.intp, split)  # every token, once
+                lo = min(int(s.min()) for s in sentences)
+                hi = max(int(s.max()) for s in sentences)
+                if lo < 0 or hi >= V:
+                    raise ValueError(f"{split} must hold token ids in [0, {V - 1}], got ids in [{lo}, {hi}]")
 
     def counts(self, split: str = "train") -> tuple[np.ndarray, np.ndarray]:
         """How often each token is read and how often predicted in ``split``: ``(inputs (V,), targets (V,))``.
@@ -264,10 +306,14 @@ def context_windows(sentences: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
     k = check_size(k, "k")
     if isinstance(sentences, (str, bytes)) or not hasattr(sentences, "__iter__"):
         raise TypeError(f"sentences must be a sequence of 1-D int arrays, got {type(sentences).__name__}")
-    arrays = [np.asarray(s) for s in sentences]
-    for s in arrays:
+    arrays = []
+    for s in sentences:  # checked one by one, so a long sequence of scalars is refused at its first
+        s = np.asarray(s)
         if s.ndim != 1 or s.dtype.kind not in "iu" or len(s) < 2:
             raise ValueError("sentences must be 1-D int arrays of at least two tokens, <s> first")
+        if len(arrays) == 3 * MAX_SENTENCES:
+            raise ValueError(f"sentences must hold at most {3 * MAX_SENTENCES:,} sentences")
+        arrays.append(s)
     if not arrays:
         raise ValueError("sentences must hold at least one sentence")
     check_nbytes((sum(len(s) - 1 for s in arrays) + k, k), np.intp, "k")  # every window, sized before any is made

@@ -18,6 +18,24 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+__all__ = [
+    "CSS_WIDTH",
+    "DPI",
+    "FIGURE_WIDTH",
+    "MAX_INCHES",
+    "MIN_TEXT_CSS_PX",
+    "NARROWEST_COLUMN",
+    "PIXEL_RATIO",
+    "check_figsize",
+    "check_figure",
+    "css_size",
+    "figure_png",
+    "fit",
+    "fitted_size",
+    "notebook_setup",
+    "text_sizes_css",
+]
+
 #: Width (CSS px) a figure is shown at when the column allows it; narrower columns shrink it.
 CSS_WIDTH = 720
 #: Device pixels per CSS pixel the figures are rendered with (2 = sharp on "retina" screens).
@@ -31,6 +49,39 @@ MIN_TEXT_CSS_PX = 12.0
 
 #: Rendering resolution: FIGURE_WIDTH inches become CSS_WIDTH * PIXEL_RATIO pixels.
 DPI = CSS_WIDTH * PIXEL_RATIO / FIGURE_WIDTH
+#: Largest side (inches) a figure may be given: 100 inches at :data:`DPI` is 22,500 pixels.
+MAX_INCHES = 100.0
+
+
+def check_figsize(figsize: Any, name: str = "figsize") -> tuple[float, float]:
+    """``figsize`` as two floats: a (width, height) pair of positive inches, each at most :data:`MAX_INCHES`."""
+    import numbers
+
+    if isinstance(figsize, (str, bytes)) or not hasattr(figsize, "__len__") or len(figsize) != 2:
+        raise TypeError(f"{name} must be a (width, height) pair of inches, got {_short(figsize)}")
+    for side in figsize:
+        if isinstance(side, bool) or not isinstance(side, numbers.Real):
+            raise TypeError(f"{name} must be a pair of real numbers of inches, got {_short(figsize)}")
+    w, h = float(figsize[0]), float(figsize[1])
+    if not (0 < w <= MAX_INCHES and 0 < h <= MAX_INCHES):
+        raise ValueError(
+            f"{name} must be two positive numbers of inches, at most {MAX_INCHES:g}, got {_short(figsize)}"
+        )
+    return w, h
+
+
+def check_figure(fig: Any, name: str = "fig") -> Any:
+    """``fig`` if it is a matplotlib ``Figure``; else a TypeError naming ``name``."""
+    from matplotlib.figure import Figure
+
+    if not isinstance(fig, Figure):
+        raise TypeError(f"{name} must be a matplotlib Figure, got {type(fig).__name__}")
+    return fig
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def fitted_size(figsize: tuple[float, float]) -> tuple[float, float]:
@@ -47,9 +98,7 @@ def fitted_size(figsize: tuple[float, float]) -> tuple[float, float]:
     >>> [round(x, 3) for x in fitted_size((12.8, 4.0))]
     [6.4, 2.0]
     """
-    w, h = float(figsize[0]), float(figsize[1])
-    if not (w > 0 and h > 0):
-        raise ValueError(f"figsize must be two positive numbers of inches, got {figsize!r}")
+    w, h = check_figsize(figsize)
     h = h if w <= FIGURE_WIDTH else h * FIGURE_WIDTH / w
     css_h = max(1, round(h * DPI / PIXEL_RATIO))
     # a hair over the exact height: matplotlib truncates the pixel size, and 675.9999 would lose a row
@@ -58,6 +107,7 @@ def fitted_size(figsize: tuple[float, float]) -> tuple[float, float]:
 
 def fit(fig: Any) -> Any:
     """Give ``fig`` the book's geometry in place: :func:`fitted_size` at :data:`DPI`. Returns ``fig``."""
+    check_figure(fig)
     fig.set_size_inches(*fitted_size(tuple(fig.get_size_inches())), forward=False)
     fig.set_dpi(DPI)
     return fig
@@ -65,6 +115,7 @@ def fit(fig: Any) -> Any:
 
 def css_size(fig: Any) -> tuple[int, int]:
     """CSS pixels (width, height) a fitted figure is shown at: its pixel size over :data:`PIXEL_RATIO`."""
+    check_figure(fig)
     w, h = fig.get_size_inches() * fig.dpi / PIXEL_RATIO
     return round(w), round(h)
 
@@ -76,6 +127,12 @@ def text_sizes_css(fig: Any, shown_width: float | None = None) -> list[tuple[str
     """
     from matplotlib.text import Text
 
+    check_figure(fig)
+    if shown_width is not None:
+        if isinstance(shown_width, bool) or not isinstance(shown_width, (int, float)):
+            raise TypeError(f"shown_width must be a number of CSS pixels, got {type(shown_width).__name__}")
+        if not 0 < shown_width < 1e9:  # a Python int beyond float range compares without overflowing
+            raise ValueError(f"shown_width must be a positive number of CSS px below 1e9, got {_short(shown_width)}")
     width_in = fig.get_size_inches()[0]
     shown = css_size(fig)[0] if shown_width is None else shown_width
     px_per_pt = shown / width_in / 72
@@ -114,6 +171,7 @@ def figure_png(fig: Any) -> tuple[bytes, dict[str, int]]:
     image's CSS width and the theme's ``max-width: 100%`` shrinks it in a narrower column, keeping
     its aspect; JupyterLab does the same.
     """
+    check_figure(fig)
     out = io.BytesIO()
     with _geometry(fig):
         fig.savefig(out, format="png", dpi=DPI, facecolor="white", metadata={"Software": None})

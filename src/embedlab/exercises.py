@@ -25,6 +25,19 @@ from .quiz import Exercise, Forecast, Slip
 from .softmax import cross_entropy_grad, saturation_prob, softmax
 from .tokens import E_TOY, TOKENS
 
+__all__ = [
+    "B_SIZE",
+    "DRAFT_C",
+    "E5",
+    "G_SIZE",
+    "H_C",
+    "VOCAB5",
+    "bank",
+    "get",
+    "solve_half",
+    "warmup",
+]
+
 #: A five-token vocabulary and its 5x2 embedding matrix: the self-check's own E (no worked example uses it).
 VOCAB5: tuple[str, ...] = ("sun", "moon", "star", "sky", "sea")
 E5: np.ndarray = np.array([[0.1, 0.4], [-0.3, 0.2], [0.5, -0.1], [0.0, 0.7], [-0.6, -0.2]])  # (5, 2)

@@ -23,6 +23,19 @@ from .softmax import saturation_prob, softmax
 from .tokens import E_TOY, TOKENS
 from .widgets import Control, Explorer, float_range
 
+__all__ = [
+    "H_EXAMPLE",
+    "SIZE_PRESETS",
+    "alignment_explorer",
+    "budget_explorer",
+    "flatten_explorer",
+    "gradient_explorer",
+    "logits_explorer",
+    "lookup_explorer",
+    "one_hot_cost_explorer",
+    "saturation_explorer",
+]
+
 H_EXAMPLE = (0.5, 0.2, -0.3)  # the context vector of worked example C
 
 
@@ -211,7 +224,7 @@ def alignment_explorer(token: int = 2) -> Explorer:
     The control is the angle between ``h`` and ``e``, so its values hold the peak (0 degrees),
     the two exact zero crossings (90 and 270) and the most negative score (180).
     """
-    if isinstance(token, (list, tuple, np.ndarray)) and np.asarray(token, dtype=object).ndim != 0:
+    if isinstance(token, (list, tuple)) or (isinstance(token, np.ndarray) and token.ndim != 0):
         raise TypeError(f"token must be one token id (an int), got {_describe(token)}")
     token = int(check_ids(token, len(TOKENS), name="token"))
     e = lookup(E_TOY, token)
@@ -410,8 +423,8 @@ def gradient_explorer(context: tuple[int, ...] = (2, 1), W: Any = None) -> Explo
     if not isinstance(context, (list, tuple, np.ndarray)):
         raise TypeError(f"context must be a sequence of token ids, got {_describe(context)}")
     ids = check_ids(context, len(TOKENS), name="context")
-    if ids.ndim != 1:
-        raise ValueError(f"context must be a flat sequence of token ids, got shape {ids.shape}")
+    if ids.ndim != 1 or ids.size > 64:
+        raise ValueError(f"context must be a flat sequence of at most 64 token ids, got shape {ids.shape}")
     context = tuple(int(i) for i in ids)
     W = np.eye(3) if W is None else _check_body(W, E_TOY.shape[1])
     comps = ["dim 0", "dim 1", "dim 2"]

@@ -15,9 +15,21 @@ from matplotlib.lines import Line2D
 
 from . import plots
 from ._validation import _describe, check_finite, check_float_array, check_size, short_repr
-from .geometry import dot, plane_basis
+from .geometry import _pair, dot, plane_basis
 from .softmax import saturation_prob
 from .tokens import TOKENS
+
+__all__ = [
+    "MAX_DRAWN",
+    "alignment_arrows",
+    "drawing_plane",
+    "embedding_shares",
+    "gradient_sizes",
+    "output_path_panels",
+    "projection_panels",
+    "saturation_curves",
+    "tie_scatter",
+]
 
 
 def drawing_plane(a: Any, b: Any) -> np.ndarray:
@@ -32,11 +44,16 @@ def drawing_plane(a: Any, b: Any) -> np.ndarray:
     array([[1., 0., 0.],
            [0., 1., 0.]])
     """
+    a, b = _pair(a, b)  # 1-D, finite, one length: refused by name before any fallback
+    if a.shape[0] < 2:
+        raise ValueError(f"a and b must have at least 2 entries to be drawn in a plane, got {a.shape[0]}")
     try:
         return plane_basis(a, b)
     except ValueError:
-        a = np.asarray(a, dtype=float)
-        axis = np.eye(a.shape[-1])[int(np.argmin(np.abs(a)))]  # the coordinate axis least like a
+        if not np.any(a):
+            raise  # a is zero: no first axis
+        axis = np.zeros_like(a)
+        axis[int(np.argmin(np.abs(a)))] = 1  # the coordinate axis least like a
         return plane_basis(a, axis)
 
 
@@ -109,20 +126,31 @@ def alignment_arrows(e: Any, contexts: dict[str, Any], *, e_label: str = "e", ax
         ``arrows`` (Quiver: e first, then the contexts in order), ``points`` (their (n, 2)
         coordinates) and ``plane`` (the (2, d) basis).
     """
-    e = check_float_array(e, "e", ndim=1)
-    check_finite(e, "e")
-    first_axis = np.eye(e.shape[0])[0]
+    e = plots._values(e, "e", ndim=1)
+    if not isinstance(e_label, str):
+        raise TypeError(f"e_label must be a str, got {short_repr(e_label)}")
+    if not isinstance(contexts, dict) or not 1 <= len(contexts) <= 4 or not all(isinstance(k, str) for k in contexts):
+        raise TypeError(f"contexts must be a dict of 1 to 4 str names -> vectors, got {short_repr(contexts)}")
+    if e.shape[0] < 2 or e.shape[0] > MAX_DRAWN:
+        raise ValueError(f"e must have 2 to {MAX_DRAWN:,} entries to be drawn in a plane, got {e.shape[0]}")
+    first_axis = np.zeros(e.shape[0])
+    first_axis[0] = 1.0
     basis = drawing_plane(first_axis, e)
-    vectors = [e, *(check_float_array(v, f"contexts[{k!r}]", ndim=1) for k, v in contexts.items())]
-    points = np.array([basis @ v for v in vectors])  # (n, 2)
+    vectors = [e]
+    for k, v in contexts.items():
+        v = plots._values(v, f"contexts[{k!r}]", ndim=1)
+        if v.shape != e.shape:
+            raise ValueError(f"contexts[{k!r}] must have e's length {e.shape[0]}, got {v.shape[0]}")
+        vectors.append(v)
+    with np.errstate(over="ignore", invalid="ignore"):
+        points = np.array([basis @ v for v in vectors])  # (n, 2)
+    if not np.all(np.isfinite(points)) or np.abs(points).max() > 1e300:
+        raise ValueError("contexts and e must be small enough to draw: their coordinates overflow float64")
     for (name, v), p in zip(contexts.items(), points[1:], strict=True):
         off_plane = float(np.linalg.norm(np.asarray(v, dtype=float) - p @ basis))
         if off_plane > 1e-9 * max(1.0, float(np.linalg.norm(v))):
             raise ValueError(f"contexts[{name!r}] does not lie in the plane of the first axis and e")
-    if ax is None:
-        fig, ax = plots.new_figure((5.0, 5.0))
-    else:
-        fig = ax.figure
+    fig, ax = plots.figure_and_ax(ax, (5.0, 5.0))
     colors = [plots.BLUE, plots.ORANGE, plots.GREEN, plots.VERMILLION, plots.PURPLE][: len(points)]
     q = plots.arrows(points, ax, labels=[e_label, *contexts], colors=colors, limit=1.25)
     ax.set_xlabel("first axis")
@@ -147,10 +175,7 @@ def saturation_curves(ns: Sequence[int] = (3, 100, 50256), t: Any = None, *, ax:
     if not 1 <= len(ns) <= len(colors):
         raise ValueError(f"ns must hold 1 to {len(colors)} counts (one colour each), got {len(ns)}")
     ns = [check_size(n, "ns") for n in ns]
-    if ax is None:
-        fig, ax = plots.new_figure((7.0, 3.6))
-    else:
-        fig = ax.figure
+    fig, ax = plots.figure_and_ax(ax, (7.0, 3.6))
     lines, halves = [], []
     for n, color in zip(ns, colors, strict=False):
         lines.append(plots.curve(t, saturation_prob(t, n), ax, label=f"n = {n:,} others", color=color))
@@ -177,10 +202,7 @@ def gradient_sizes(n: int = 3, t: Any = None, *, ax: Any = None) -> tuple[Any, d
     """
     t = np.linspace(-10.0, 10.0, 201) if t is None else check_float_array(t, "t", ndim=1)
     p0 = saturation_prob(t, n)
-    if ax is None:
-        fig, ax = plots.new_figure((7.0, 3.6))
-    else:
-        fig = ax.figure
+    fig, ax = plots.figure_and_ax(ax, (7.0, 3.6))
     target_0 = plots.curve(t, p0 - 1.0, ax, label="p0 - y0, target 0", color=plots.GREEN)
     target_other = plots.curve(t, p0, ax, label="p0 - y0, target not 0", color=plots.VERMILLION)
     # the slope runs along the orange curve for t < 0: drawn last and dashed, so both stay visible
@@ -361,10 +383,7 @@ def embedding_shares(*, ax: Any = None) -> tuple[Any, dict]:
     rows = architectures.share_table()
     emb = [100 * architectures.embedding_share(r.name)["embedding"] / r.total for r in rows]
     head = [100 * architectures.embedding_share(r.name)["head"] / r.total for r in rows]
-    if ax is None:
-        fig, ax = plots.new_figure((7.5, 6.2))
-    else:
-        fig = ax.figure
+    fig, ax = plots.figure_and_ax(ax, (7.5, 6.2))
     y = np.arange(len(rows))
     with plots.style():
         b_emb = ax.barh(y, emb, color=plots.BLUE, label="token embedding")

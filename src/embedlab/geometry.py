@@ -8,6 +8,14 @@ import numpy as np
 
 from ._validation import check_finite, check_fits, check_float_array, check_real
 
+__all__ = [
+    "angle_deg",
+    "cosine",
+    "dot",
+    "in_plane",
+    "plane_basis",
+]
+
 
 def _vector(x: Any, name: str) -> np.ndarray:
     x = check_float_array(x, name, ndim=1)

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._validation import _describe, check_flag, check_ids
+from ._validation import _describe, check_flag, check_ids, range_len
 
 if TYPE_CHECKING:  # tiktoken is imported when the vocabulary is first loaded, not with embedlab
     import tiktoken
@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # tiktoken is imported when the vocabulary is first loaded, n
 __all__ = [
     "ENCODER_JSON_SHA256",
     "ENDOFTEXT",
+    "MAX_IDS",
     "SAMPLE_SENTENCES",
     "VISIBLE_SPACE",
     "VOCAB_BPE_SHA256",
@@ -59,9 +60,13 @@ __all__ = [
     "vocab_facts",
 ]
 
+
 #: Published SHA-256 of GPT-2's ``encoder.json`` (the same value tiktoken checks its download against).
 ENCODER_JSON_SHA256 = "196139668be63f3b5d6574427317ae82f612a97c5d1cdaf36ed2256dbf636783"
 #: Published SHA-256 of GPT-2's ``vocab.bpe``.
+#: Most ids one call decodes (2**24, about 16.8 million: tens of MiB of text).
+MAX_IDS = 2**24
+
 VOCAB_BPE_SHA256 = "1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5"
 
 #: GPT-2's one special token: it separates documents in training.
@@ -160,7 +165,7 @@ def _read_verified(path: Any, expected_sha256: str, file: str, name: str) -> byt
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise FileNotFoundError(f"{name} must be the path of {file}, got {str(path)!r}, which does not exist") from None
+        raise ValueError(f"{name} must be the path of {file}, got {str(path)!r}, which does not exist") from None
     except OSError as exc:  # a folder, a file without read permission...
         raise ValueError(
             f"{name} must be the path of a readable file {file}, got {str(path)!r}: {exc.strerror}"
@@ -268,8 +273,8 @@ def load_encoding(encoder_path: str | Path | None = None, bpe_path: str | Path |
     ------
     TypeError
         If a path is neither a str nor a ``pathlib.Path``.
-    FileNotFoundError
-        If a file does not exist.
+    ValueError
+        If a file does not exist, is not a regular file, or cannot be read.
     ChecksumError
         If a file's SHA-256 is not the published one (a subclass of ``ValueError``).
 
@@ -355,11 +360,17 @@ def _check_id_list(ids: Any) -> list[int]:
         raise TypeError(
             f"ids must be integer token ids, got the string {ids!r}; use embedlab.gpt2.encode(text) to get its ids"
         )
-    if np.ndim(ids) == 1 and len(ids) == 0:
+    # sized before NumPy builds or converts anything (a range(10**12), a broadcast view)
+    n = range_len(ids) if isinstance(ids, (range, list, tuple)) else np.size(ids) if isinstance(ids, np.ndarray) else 1
+    if n > MAX_IDS:
+        raise ValueError(f"ids must hold at most {MAX_IDS:,} ids, got {n:,}")
+    if n == 0 and np.ndim(ids) == 1:
         return []  # no tokens, as encode("") gives: decode([]) == ""
     arr = check_ids(ids, _default()[1].vocab_size)
     if arr.ndim > 1:
         raise ValueError(f"ids must be a single id or a 1-D sequence of ids, got shape {arr.shape}")
+    if arr.size > MAX_IDS:
+        raise ValueError(f"ids must hold at most {MAX_IDS:,} ids, got {arr.size:,}")
     return [int(i) for i in arr.reshape(-1)]
 
 

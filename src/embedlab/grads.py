@@ -12,6 +12,12 @@ import numpy as np
 
 from ._validation import check_finite, check_fits, check_float_array, check_ids, check_nbytes, check_size, work_dtype
 
+__all__ = [
+    "embedding_grad",
+    "output_grad",
+    "tied_grad",
+]
+
 
 def embedding_grad(ids: Any, upstream: Any, vocab_size: int) -> np.ndarray:
     """Gradient reaching ``E`` through the lookup: row ``i`` sums the upstream rows of every ``i`` in ``ids``.

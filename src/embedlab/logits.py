@@ -6,15 +6,29 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_embedding, check_finite, check_float_array, check_nbytes
+from ._validation import check_embedding, check_finite, check_float_array, check_nbytes, check_size, short_repr
+
+__all__ = [
+    "check_context",
+    "tied_logits",
+]
 
 
 def check_context(h: Any, d: int, dtype: np.dtype) -> np.ndarray:
     """Return ``h`` of shape ``(..., d)`` in ``dtype``: finite, with ``d`` matching ``E``'s width."""
+    d = check_size(d, "d")
+    try:
+        dtype = np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"dtype must be a NumPy floating dtype, got {short_repr(dtype)}") from None
+    if dtype.kind != "f":
+        raise TypeError(f"dtype must be a NumPy floating dtype, got {dtype}")
     h = check_float_array(h, "h", min_ndim=1)
     if h.shape[-1] != d:
         raise ValueError(f"h must have shape (..., {d}) to match E's width d={d}, got shape {h.shape}")
     check_finite(h, "h")
+    if h.dtype != dtype:
+        check_nbytes(h.shape, dtype, "h")  # the cast below writes every entry, broadcast or not
     # Cast the (small) context to E's dtype rather than letting NumPy upcast the (large) E.
     with np.errstate(over="ignore"):
         cast = h.astype(dtype, copy=False)

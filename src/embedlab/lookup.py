@@ -13,6 +13,12 @@ import numpy as np
 
 from ._validation import check_embedding, check_ids, check_nbytes, check_size
 
+__all__ = [
+    "lookup",
+    "one_hot",
+    "one_hot_cost",
+]
+
 
 def lookup(E: Any, ids: Any) -> np.ndarray:
     """Return the rows of ``E`` for the token ids ``ids``.

@@ -18,6 +18,13 @@ from .logits import tied_logits
 from .lookup import lookup
 from .softmax import cross_entropy, cross_entropy_grad
 
+__all__ = [
+    "MAX_FD_ENTRIES",
+    "finite_difference_grad",
+    "tiny_model_grads",
+    "tiny_model_loss",
+]
+
 
 def _check_body(W: Any, d: int) -> np.ndarray:
     W = check_float_array(W, "W", ndim=2)

@@ -23,10 +23,31 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.quiver import Quiver
 
-from ._validation import _describe, check_finite, check_float_array, check_real, short_repr
+from . import display
+from ._validation import _describe, check_finite, check_float_array, check_real, check_size, short_repr
+
+__all__ = [
+    "GREY",
+    "MAX_AXES",
+    "STYLE",
+    "arrows",
+    "bars",
+    "curve",
+    "figure_and_ax",
+    "heatmap",
+    "marker",
+    "new_figure",
+    "set_highlight_row",
+    "signed2",
+    "style",
+    "update_arrows",
+    "update_bars",
+]
 
 #: The package's one style file, ``embedlab/embedlab.mplstyle``.
 STYLE = "embedlab.embedlab"
+#: Most axes one figure may hold.
+MAX_AXES = 64
 
 #: Okabe-Ito colours, distinguishable with the common forms of colour blindness.
 BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY, YELLOW, BLACK = (
@@ -54,11 +75,26 @@ def new_figure(
 
     Kept figures are redrawn with ``fig.canvas.draw()``; pyplot never shows them twice.
     """
+    figsize = display.check_figsize(figsize)
+    ncols, nrows = check_size(ncols, "ncols"), check_size(nrows, "nrows")
+    if ncols * nrows > MAX_AXES:
+        raise ValueError(f"ncols times nrows must be at most {MAX_AXES} axes, got {ncols} x {nrows}")
     with style():
         fig = Figure(figsize=figsize, layout="constrained")
         FigureCanvasAgg(fig)
-        axes = fig.subplots(nrows, ncols, subplot_kw=subplot_kw or None)
+        try:
+            axes = fig.subplots(nrows, ncols, subplot_kw=subplot_kw or None)
+        except (AttributeError, KeyError) as exc:  # an unknown keyword of Axes
+            raise TypeError(f"subplot_kw holds an argument Axes does not take: {exc}") from None
     return fig, axes
+
+
+def figure_and_ax(ax: Axes | None, figsize: tuple[float, float]) -> tuple[Figure, Axes]:
+    """``ax`` and its figure, or a new figure of ``figsize`` and its axes when ``ax`` is None."""
+    if ax is None:
+        return new_figure(figsize)
+    ax = _ax(ax)
+    return ax.figure, ax
 
 
 def _ax(ax: Axes | None) -> Axes:
@@ -75,13 +111,19 @@ def signed2(value: float) -> str:
     >>> signed2(-0.001), signed2(0.25), signed2(-1.5)
     ('0.00', '+0.25', '-1.50')
     """
-    text = f"{value:+.2f}"
+    text = f"{check_real(value, 'value'):+.2f}"
     return "0.00" if text in ("+0.00", "-0.00") else text
+
+
+#: Most numbers one drawing takes from one array: a figure of more points than this shows nothing more.
+MAX_DRAWN = 1_000_000
 
 
 def _values(x: Any, name: str, **kw: Any) -> np.ndarray:
     """A finite float64 array to draw (plots work in float64 whatever the input dtype)."""
     arr = check_float_array(x, name, **kw)
+    if arr.size > MAX_DRAWN:
+        raise ValueError(f"{name} must hold at most {MAX_DRAWN:,} numbers to be drawn, got {arr.size:,}")
     check_finite(arr, name)
     with np.errstate(over="ignore"):
         out = arr.astype(np.float64)

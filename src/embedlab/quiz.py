@@ -18,6 +18,7 @@ views say the same words.
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import math
 import re
@@ -29,6 +30,18 @@ from typing import Any
 from ._validation import short_repr
 
 __all__ = [
+    "BLANK",
+    "FORECAST_WRONG",
+    "MAX_CHOICES",
+    "MAX_SLIPS",
+    "NOT_A_NUMBER",
+    "NO_PERCENT",
+    "PICK_ONE",
+    "READ_DECIMAL",
+    "READ_THOUSANDS",
+    "RIGHT",
+    "WRONG_CHOICE",
+    "WRONG_NUMBER",
     "Exercise",
     "Forecast",
     "Grade",
@@ -36,8 +49,11 @@ __all__ = [
     "ambiguous_readings",
     "grade_choice",
     "grade_number",
+    "is_blank",
     "parse_number",
+    "within",
 ]
+
 
 BLANK = "Type a number first (for example 0.42, .42, 42% or 4.2e-1)."
 NOT_A_NUMBER = "That is not a number this page can read: try 0.42, .42, 42%, 4.2e-1 or 0,42."
@@ -65,6 +81,12 @@ _SPACE_CHARS = "".join(
 _SPACE_CLASS = "[" + "".join(f"\\u{ord(c):04x}" for c in _SPACE_CHARS) + "]"  # the same text in both languages
 _SPACES = re.compile(_SPACE_CLASS)
 _AMBIGUOUS = re.compile(r"^[+-]?[1-9]\d{0,2},\d{3}%?$", re.ASCII)  # 1,946: thousands, or 1.946 with a comma
+
+
+#: Most choices a question may offer, and most slips it may name.
+MAX_CHOICES = MAX_SLIPS = 100
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")  # what HTML rewrites or cannot hold
 
 
 def parse_number(text: str) -> float | None:
@@ -139,6 +161,10 @@ def is_blank(text: str) -> bool:
 
 def within(x: float, target: float, abs_tol: float, rel_tol: float = 0.0) -> bool:
     """``|x - target| <= max(abs_tol, rel_tol * |target|)``, with a hair of slack for rounding."""
+    x, target = _finite(x, "x"), _finite(target, "target")
+    abs_tol, rel_tol = _finite(abs_tol, "abs_tol"), _finite(rel_tol, "rel_tol")
+    if abs_tol < 0 or rel_tol < 0:
+        raise ValueError(f"abs_tol and rel_tol must be >= 0, got {abs_tol!r} and {rel_tol!r}")
     return abs(x - target) <= max(abs_tol, rel_tol * abs(target)) * (1 + 1e-9)
 
 
@@ -165,6 +191,36 @@ class Grade:
     def answered(self) -> bool:
         """Whether the answer counts as a committed guess (not blank, not unreadable)."""
         return self.status in ("right", "slip", "wrong")
+
+
+def _check_messages(slips: Any, right: Any, wrong: Any) -> tuple[Slip, ...]:
+    """The graders' shared arguments: a sequence of Slip with str feedback, and str messages."""
+    for name, value in (("right", right), ("wrong", wrong)):
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be a str, got {short_repr(value)}")
+    if isinstance(slips, (str, bytes, Slip)) or not hasattr(slips, "__iter__"):
+        raise TypeError(f"slips must be a sequence of Slip, got {short_repr(slips)}")
+    slips = tuple(itertools.islice(slips, MAX_SLIPS + 1))
+    if len(slips) > MAX_SLIPS:
+        raise ValueError(f"slips must hold at most {MAX_SLIPS} slips")
+    for slip in slips:
+        if not isinstance(slip, Slip) or not isinstance(slip.feedback, str):
+            raise TypeError(f"slips must hold Slip(value, feedback) with a str feedback, got {short_repr(slip)}")
+    return slips
+
+
+def _check_choice_text(value: Any, name: str) -> str:
+    """A choice as the page will hold it: a str without control characters, which HTML would rewrite
+    (a carriage return becomes a line feed, NUL becomes U+FFFD), so the two graders would differ."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, got {short_repr(value)}")
+    bad = _CONTROL.search(value)
+    if bad:
+        raise ValueError(
+            f"{name} must not hold control characters (the page's HTML would rewrite them), "
+            f"got U+{ord(bad.group()):04X} in {short_repr(value)}"
+        )
+    return value
 
 
 def grade_number(
@@ -199,9 +255,8 @@ def grade_number(
     abs_tol, rel_tol = _finite(abs_tol, "abs_tol"), _finite(rel_tol, "rel_tol")
     if abs_tol < 0 or rel_tol < 0:
         raise ValueError(f"abs_tol and rel_tol must be >= 0, got {abs_tol!r} and {rel_tol!r}")
+    slips = _check_messages(slips, right, wrong)
     for slip in slips:
-        if not isinstance(slip, Slip):
-            raise TypeError(f"slips must hold Slip objects, got {short_repr(slip)}")
         _finite(slip.value, "a slip's value")
     if is_blank(text):
         return Grade("blank", BLANK)
@@ -257,8 +312,14 @@ def grade_choice(
     >>> grade_choice("dog", "cat", slips=[Slip("dog", "Compare dot products, not angles.")]).status
     'slip'
     """
+    _check_choice_text(answer, "answer")
+    slips = _check_messages(slips, right, wrong)
+    for slip in slips:
+        _check_choice_text(slip.value, "a slip's value")
     if choice is None:
         return Grade("blank", PICK_ONE)
+    if not isinstance(choice, str):
+        raise TypeError(f"choice must be a str or None, got {short_repr(choice)}")
     if choice == answer:
         return Grade("right", right)
     for slip in slips:
@@ -341,11 +402,17 @@ class _Question:
                 raise TypeError(f"{field} must be a str, got {short_repr(value)}")
         if wrong is not None and not isinstance(wrong, str):
             raise TypeError(f"wrong must be a str or None, got {short_repr(wrong)}")
-        if choices is not None and (isinstance(choices, (str, bytes)) or not all(isinstance(c, str) for c in choices)):
-            raise TypeError(f"choices must be a sequence of str, got {short_repr(choices)}")
-        for slip in slips:
-            if not isinstance(slip, Slip) or not isinstance(slip.feedback, str):
-                raise TypeError(f"slips must hold Slip(value, feedback) with a str feedback, got {short_repr(slip)}")
+        if choices is not None:
+            if isinstance(choices, (str, bytes)) or not hasattr(choices, "__iter__"):
+                raise TypeError(f"choices must be a sequence of str, got {short_repr(choices)}")
+            choices = tuple(itertools.islice(choices, MAX_CHOICES + 1))
+            if len(choices) > MAX_CHOICES:
+                raise ValueError(f"choices must hold at most {MAX_CHOICES} choices")
+            for choice in choices:
+                if not isinstance(choice, str):
+                    raise TypeError(f"choices must be a sequence of str, got an item {short_repr(choice)}")
+                _check_choice_text(choice, "choices")
+        slips = _check_messages(slips, RIGHT, "")
         self.percent = percent  # whether "42%" is read as 0.42: only for a fraction or a probability
         self.question = question
         self.title = title

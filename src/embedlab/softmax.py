@@ -18,6 +18,15 @@ from ._validation import (
     work_dtype,
 )
 
+__all__ = [
+    "cross_entropy",
+    "cross_entropy_grad",
+    "log_softmax",
+    "naive_softmax",
+    "saturation_prob",
+    "softmax",
+]
+
 
 def _check_logits(z: Any, name: str, axis: int) -> tuple[np.ndarray, int]:
     z = check_float_array(z, name, min_ndim=1)
@@ -122,8 +131,9 @@ def naive_softmax(z: Any) -> np.ndarray:
     array([nan,  0.])
     """
     z = check_float_array(z, "z", min_ndim=1)  # checked like softmax's input; only the maths is naive
-    if np.isnan(z).any():
-        raise ValueError(f"z must not contain NaN, got {int(np.isnan(z).sum())} NaN value(s)")
+    check_nbytes(z.shape, np.float64, "z")  # the result, broadcast or not
+    if np.isnan(compact(z)).any():
+        raise ValueError(f"z must not contain NaN, got {int(np.isnan(compact(z)).sum())} NaN value(s)")
     with np.errstate(over="ignore", invalid="ignore"):
         e = np.exp(z.astype(np.float64))  # always float64: the overflow shown is float64's
         return e / e.sum(axis=-1, keepdims=True)
@@ -264,8 +274,9 @@ def saturation_prob(t: Any, n_others: int = 3) -> Any:
     if isinstance(t, (str, bytes, bool, np.bool_, complex, np.complexfloating)):
         raise TypeError(f"t must be a real number or array of real numbers, got {_describe(t)}")
     arr = check_float_array(t, "t")
-    if np.isnan(arr).any():
-        raise ValueError(f"t must not be NaN, got {int(np.isnan(arr).sum())} NaN value(s)")
+    check_nbytes((4, *arr.shape), np.result_type(arr.dtype, np.float64), "t")  # the result and its temporaries
+    if np.isnan(compact(arr)).any():
+        raise ValueError(f"t must not be NaN, got {int(np.isnan(compact(arr)).sum())} NaN value(s)")
     w = arr.astype(np.result_type(arr.dtype, np.float64), copy=False)  # float64, or longdouble
     with np.errstate(under="ignore", over="ignore"):
         if n < 2**1000:

@@ -43,6 +43,27 @@ from ._validation import check_flag, check_float_array, check_size, short_repr
 from .corpus import MAX_SENTENCES, Corpus, make_corpus
 from .train import MAX_STEPS, fit, matched_width
 
+__all__ = [
+    "CONFIGS",
+    "CURVE_DIGITS",
+    "DF_MAX",
+    "MAX_LOSS",
+    "MAX_POINTS",
+    "MAX_RESULTS_BYTES",
+    "P_MAX",
+    "RECORD_KEYS",
+    "RESULTS_FILE",
+    "Point",
+    "Sweep",
+    "SweepSpec",
+    "load_results",
+    "model_of",
+    "run_point",
+    "run_sweep",
+    "t_interval",
+    "t_quantile",
+]
+
 #: The three configurations, in the order tables list them.
 CONFIGS = ("tied", "untied", "untied, same params")
 
@@ -159,9 +180,14 @@ class SweepSpec:
         for lr in _items(self.lrs, "lrs", "positive numbers"):
             if isinstance(lr, bool) or not isinstance(lr, numbers.Real):
                 raise TypeError(f"lrs must hold positive numbers, got {short_repr(lr)}")
-            if not 0 < lr <= 1e6:
+            try:
+                with np.errstate(over="ignore"):  # a longdouble beyond float64 becomes inf, refused below
+                    value = float(lr)  # float16 compared as float64
+            except OverflowError:  # an int beyond float64
+                value = math.inf
+            if not 0 < value <= 1e6:
                 raise ValueError(f"lrs must hold positive finite numbers of at most 1e6, got {short_repr(lr)}")
-            lrs.append(float(lr))
+            lrs.append(value)
             if len(lrs) > MAX_POINTS:
                 raise ValueError(f"lrs must hold at most {MAX_POINTS:,} values")
         if not lrs or len(set(lrs)) != len(lrs):
@@ -348,15 +374,16 @@ def t_interval(values: Any, level: float = 0.95) -> tuple[float, float, float]:
     x = check_float_array(values, "values")
     if x.ndim != 1 or len(x) < 2:
         raise ValueError(f"values must be 1-D with at least 2 values, got shape {x.shape}")
+    if len(x) - 1 > DF_MAX:
+        raise ValueError(f"values must hold at most {DF_MAX + 1:,} values, got {len(x):,}")
+    with np.errstate(over="ignore"):  # a longdouble beyond float64 becomes inf, refused below
+        x = x.astype(np.float64)  # float16 compared and summed in float64
     if not np.all(np.isfinite(x)) or np.abs(x).max() > 1e150:
         raise ValueError("values must be finite, and at most 1e150 in size (their squares must fit a float64)")
-    x = x.astype(np.float64)
     if isinstance(level, bool) or not isinstance(level, numbers.Real):
         raise TypeError(f"level must be a real number in [0.01, {2 * P_MAX - 1:.4f}], got {short_repr(level)}")
     if not 0.01 <= level <= 2 * P_MAX - 1:
         raise ValueError(f"level must be in [0.01, {2 * P_MAX - 1:.4f}], got {short_repr(level)}")
-    if len(x) - 1 > DF_MAX:
-        raise ValueError(f"values must hold at most {DF_MAX + 1:,} values, got {len(x):,}")
     mean = float(x.mean())
     half = t_quantile(0.5 + level / 2, len(x) - 1) * float(x.std(ddof=1)) / math.sqrt(len(x))
     return mean, mean - half, mean + half
@@ -590,17 +617,3 @@ def load_results(path: Any = None) -> Sweep:
 
 def _refuse_constant(name: str) -> float:
     raise ValueError(f"a sweep file holds no {name}")
-
-
-__all__ = [
-    "CONFIGS",
-    "Point",
-    "Sweep",
-    "SweepSpec",
-    "load_results",
-    "model_of",
-    "run_point",
-    "run_sweep",
-    "t_interval",
-    "t_quantile",
-]

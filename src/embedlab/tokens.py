@@ -6,6 +6,12 @@ import numpy as np
 
 from ._validation import _describe, short_repr
 
+__all__ = [
+    "E_TOY",
+    "TOKENS",
+    "token_id",
+]
+
 #: The four tokens of the worked examples, in id order: "cat" is id 0, "ran" is id 3.
 TOKENS: tuple[str, ...] = ("cat", "dog", "the", "ran")
 

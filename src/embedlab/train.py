@@ -16,6 +16,7 @@ maths. Training is minibatch Adam; every random choice comes from ``np.random.de
 
 from __future__ import annotations
 
+import itertools
 import numbers
 import time
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from ._validation import (
     check_nbytes,
     check_real,
     check_size,
+    compact,
     short_repr,
     work_dtype,
 )
@@ -40,6 +42,32 @@ from .corpus import Corpus, context_windows, make_corpus
 from .grads import _embedding_grad, _output_grad, _tied_grad
 from .lookup import _gather_rows
 from .softmax import _cross_entropy, _cross_entropy_and_grad
+
+__all__ = [
+    "ADAMW_DECAY",
+    "EVAL_PAIRS",
+    "MAX_ADAM_T",
+    "MAX_SEEDS",
+    "MAX_STEPS",
+    "OPTIMIZERS",
+    "PARAM_NAMES",
+    "CompareResult",
+    "FitResult",
+    "TrainResult",
+    "adam_state",
+    "adam_step",
+    "class_cosine",
+    "compare",
+    "fit",
+    "geometry_track",
+    "init_params",
+    "loss",
+    "loss_and_grads",
+    "matched_width",
+    "model_param_count",
+    "pca_2d",
+    "train",
+]
 
 PARAM_NAMES = ("E", "W", "Wh", "bh")
 EVAL_PAIRS = 2000  # the training loss at a checkpoint is measured on this many pairs, a fixed sample
@@ -134,7 +162,7 @@ def _check_params(params: Any) -> tuple[dict[str, np.ndarray], bool, bool]:
     return out, "W" not in out, "Wh" in out
 
 
-def _check_batch(batch: Any, V: int) -> tuple[np.ndarray, np.ndarray]:
+def _check_batch(batch: Any, V: int, d: int) -> tuple[np.ndarray, np.ndarray]:
     if not (isinstance(batch, tuple) and len(batch) == 2):
         raise TypeError(f"batch must be a tuple (contexts, targets), got {type(batch).__name__}")
     contexts = check_ids(batch[0], V, name="contexts")
@@ -145,6 +173,40 @@ def _check_batch(batch: Any, V: int) -> tuple[np.ndarray, np.ndarray]:
             f"got contexts of shape {contexts.shape} and targets of shape {targets.shape}"
         )
     return contexts, targets
+
+
+def _check_work(p: dict[str, np.ndarray], contexts: np.ndarray) -> np.dtype:
+    """Refuse, before anything is allocated, a forward and backward pass the machine cannot hold, counted in
+    total and broadcast views as the arrays they become; return the dtype the pass runs in (float16 in float32)."""
+    dtype = work_dtype(*(value.dtype for value in p.values()))
+    V, d = p["E"].shape
+    n, k = contexts.shape
+    params = sum(value.size for value in p.values())
+    # the parameters in the working dtype, their gradients, the transposes a product may make
+    check_nbytes((3 * params + d * d,), dtype, "params")
+    # the rows looked up (n, k, d), logits, exponentials and their gradient (n, V), the hidden layer (n, d)
+    check_nbytes((3 * params + d * d + n * k * d + 3 * n * V + 6 * n * d,), dtype, "batch")
+    return dtype
+
+
+def _on_callers_params(kernel: Any, p: dict[str, np.ndarray], contexts: np.ndarray, targets: np.ndarray) -> Any:
+    """``kernel`` on a caller's checked parameters and batch: float16 computed in float32, and an overflow
+    refused by name instead of warned about or returned as inf."""
+    dtype = _check_work(p, contexts)
+    p = {name: value.astype(dtype, copy=False) for name, value in p.items()}  # a copy only for float16
+    too_large = (
+        f"params are too large for this batch: the logits or gradients overflow {dtype} "
+        "(the parameters must be scaled down)"
+    )
+    try:
+        with np.errstate(all="ignore"):
+            out = kernel(p, contexts, targets)
+    except ValueError:  # the parameters and batch were checked: only an overflow gets here
+        raise ValueError(too_large) from None
+    L, grads = out if isinstance(out, tuple) else (out, {})
+    if not np.isfinite(L) or not all(np.isfinite(g).all() for g in grads.values()):
+        raise ValueError(too_large)
+    return out
 
 
 def _forward(p: dict[str, np.ndarray], contexts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -175,7 +237,11 @@ def loss(params: dict[str, Any], batch: tuple[Any, Any]) -> float:
     1.487
     """
     p, _, _ = _check_params(params)
-    contexts, targets = _check_batch(batch, p["E"].shape[0])
+    contexts, targets = _check_batch(batch, *p["E"].shape)
+    return _on_callers_params(_batch_loss, p, contexts, targets)
+
+
+def _batch_loss(p: dict[str, np.ndarray], contexts: np.ndarray, targets: np.ndarray) -> float:
     return _cross_entropy(_forward(p, contexts)[2], targets)
 
 
@@ -201,7 +267,12 @@ def loss_and_grads(params: dict[str, Any], batch: tuple[Any, Any]) -> tuple[floa
     Raises
     ------
     TypeError, ValueError
-        For parameters of the wrong keys, types or shapes, or ids outside ``[0, V)``.
+        For parameters of the wrong keys, types or shapes, ids outside ``[0, V)``, a pass too large for
+        this machine's memory, or parameters so large that the logits or gradients overflow.
+
+    Notes
+    -----
+    float16 parameters are computed in float32, and their gradients are returned in float32.
 
     Examples
     --------
@@ -211,8 +282,8 @@ def loss_and_grads(params: dict[str, Any], batch: tuple[Any, Any]) -> tuple[floa
     (1.487, ['E', 'Wh', 'bh'], (5, 3))
     """
     p, _, _ = _check_params(params)
-    contexts, targets = _check_batch(batch, p["E"].shape[0])
-    return _loss_and_grads(p, contexts, targets)
+    contexts, targets = _check_batch(batch, *p["E"].shape)
+    return _on_callers_params(_loss_and_grads, p, contexts, targets)
 
 
 def _loss_and_grads(
@@ -252,6 +323,12 @@ ADAMW_DECAY = 0.01
 
 #: Most training steps one run may take (a bound on the loop and on the per-step records).
 MAX_STEPS = 1_000_000
+
+#: Most steps Adam's state may count (2**53: the largest run of ints a float64 holds exactly).
+MAX_ADAM_T = 2**53
+
+#: Most seeds :func:`compare` runs.
+MAX_SEEDS = 1_000
 
 
 def _check_param_dict(params: Any, name: str, *, in_place: bool = False) -> dict[str, np.ndarray]:
@@ -332,13 +409,20 @@ def adam_step(
     eps = check_real(eps, "eps")
     if eps <= 0:
         raise ValueError(f"eps must be positive (it keeps the step finite where a gradient was 0), got {eps!r}")
-    if not (isinstance(state, dict) and {"t", "m", "v"} <= set(state) and isinstance(state["t"], int)):
+    t = state.get("t") if isinstance(state, dict) else None
+    if not (isinstance(state, dict) and {"t", "m", "v"} <= set(state) and isinstance(t, int) and t is not True):
         raise TypeError("state must be the dict adam_state(params) made")
+    if not 0 <= t < MAX_ADAM_T:
+        raise ValueError(f"state['t'] must count the steps taken, an int in [0, {MAX_ADAM_T:,}), got {short_repr(t)}")
     for part in ("m", "v"):
         for key in grads:
             held = state[part].get(key) if isinstance(state[part], dict) else None
-            if np.shape(held) != params[key].shape:
+            if not isinstance(held, np.ndarray) or held.shape != params[key].shape:
                 raise ValueError(f"state must be adam_state(params) for these params: its {part!r} lacks {key!r}")
+            where = f"state[{part!r}][{key!r}]"
+            check_finite(check_float_array(held, where, convert_int=False), where)
+            if part == "v" and (compact(held) < 0).any():
+                raise ValueError(f"{where} must be non-negative (a running mean of squared gradients)")
     _adam_step(params, grads, state, lr, (b1, b2), eps)
 
 
@@ -379,20 +463,27 @@ def _check_optimizer(optimizer: Any, weight_decay: Any) -> tuple[str, float]:
     return optimizer, float(weight_decay)
 
 
-def _check_seed(seed: Any) -> int:
+def _check_seed(seed: Any, name: str = "seed") -> int:
+    """A seed: a non-negative int. ``name`` is ``"seeds"`` for one of :func:`compare`'s."""
+    must = f"{name} must be a non-negative int" if name == "seed" else f"{name} must hold non-negative ints"
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"seed must be a non-negative int, got {type(seed).__name__} {seed!r}")
+        raise TypeError(f"{must}, got {type(seed).__name__} {short_repr(seed)}")
     if seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed}")
+        raise ValueError(f"{must}, got {seed}")
     return int(seed)
 
 
 def _check_positive_float(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a positive real number, got {type(value).__name__} {value!r}")
-    if not 0 < value < np.inf:
-        raise ValueError(f"{name} must be a positive finite number, got {value}")
-    return float(value)
+    try:
+        with np.errstate(over="ignore"):  # a longdouble beyond float64 becomes inf, refused below
+            number = float(value)
+    except OverflowError:  # an int beyond float64
+        number = np.inf
+    if not 0 < number < np.inf:
+        raise ValueError(f"{name} must be a positive finite number, got {short_repr(value)}")
+    return number
 
 
 def _check_steps(steps: Any, name: str) -> int:
@@ -446,11 +537,14 @@ class _Run:
         self.corpus = corpus
         V = self.V = corpus.vocab_size
         # Parameters, gradients, two moments and kept copies: refuse a model the machine cannot hold.
-        check_nbytes((16, V + self.d, self.d), np.float64, "d")  # with room for the step's temporaries
+        model = 16 * (V + self.d) * self.d  # with room for the step's temporaries
+        check_nbytes((model,), np.float64, "d")
         if self.k > max(len(s) for s in corpus.train):
             raise ValueError(
                 f"k must be at most the longest sentence ({max(len(s) for s in corpus.train)}), got {self.k}"
             )
+        # and, in total with it, a step's batch: rows looked up, logits, exponentials, their gradient
+        check_nbytes((model + self.batch_size * (self.k * self.d + 3 * V + 6 * self.d),), np.float64, "batch_size")
         windows = {}
         for split in ("train", "valid", "test"):
             try:
@@ -608,6 +702,7 @@ def train(
         The step size (Adam's and AdamW's with betas 0.9 and 0.999, or SGD's).
     n_checkpoints : int, default 16
         How many times to record the state, spread evenly over training; at least 2 (start and end).
+        At most ``steps + 1`` are recorded (one per step and the start): more would repeat steps.
     seed : int, default 0
         Seeds the initialisation and the order of the minibatches.
     optimizer : {"adam", "adamw", "sgd"}, default "adam"
@@ -895,7 +990,14 @@ class CompareResult:
 
         ``ids`` defaults to the tokens no training context reads (:meth:`Corpus.never_read`).
         """
-        ids = self.corpus.never_read() if ids is None else check_ids(ids, self.corpus.vocab_size).reshape(-1)
+        if ids is not None:
+            ids = check_ids(ids, self.corpus.vocab_size)
+            check_nbytes(
+                (len(self.seeds) + 1, ids.size, max(1, self.configs[self._name(name)]["d"])), np.float64, "ids"
+            )
+            ids = ids.reshape(-1)
+        else:
+            ids = self.corpus.never_read()
         return np.stack([np.linalg.norm(r.params["E"][ids] - r.E_init[ids], axis=1) for r in self._runs(name)])
 
     def geometry(self, ids: Any = None) -> dict[str, np.ndarray]:
@@ -922,10 +1024,30 @@ class CompareResult:
         }
         return {title: np.array([class_cosine(M, classes, ids) for M in Ms]) for title, Ms in mats.items()}
 
-    def _runs(self, name: str) -> list[TrainResult]:
+    def _name(self, name: str) -> str:
         if not isinstance(name, str) or name not in self.runs:
-            raise ValueError(f"name must be one of {sorted(self.runs)}, got {name!r}")
-        return self.runs[name]
+            raise ValueError(f"name must be one of {sorted(self.runs)}, got {short_repr(name)}")
+        return name
+
+    def _runs(self, name: str) -> list[TrainResult]:
+        return self.runs[self._name(name)]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.corpus, Corpus):
+            raise TypeError(f"corpus must be an embedlab.corpus.Corpus, got {type(self.corpus).__name__}")
+        if not isinstance(self.seeds, tuple) or not self.seeds:
+            raise TypeError(f"seeds must be a non-empty tuple of ints, got {short_repr(self.seeds)}")
+        for s in self.seeds:
+            _check_seed(s, "seeds")
+        if not (isinstance(self.configs, dict) and isinstance(self.runs, dict)) or set(self.configs) != set(self.runs):
+            raise TypeError("configs and runs must be dicts with the same configuration names, as compare makes them")
+        for name, runs in self.runs.items():
+            if not isinstance(name, str) or not isinstance(self.configs[name], dict) or "d" not in self.configs[name]:
+                raise TypeError(f"configs must map each name to its settings, as compare makes them, got {name!r}")
+            if not (isinstance(runs, list) and len(runs) == len(self.seeds)):
+                raise ValueError(f"runs[{name!r}] must be a list of one TrainResult per seed ({len(self.seeds)})")
+            if not all(isinstance(r, TrainResult) for r in runs):
+                raise TypeError(f"runs[{name!r}] must hold TrainResult objects")
 
 
 def compare(
@@ -964,9 +1086,23 @@ def compare(
     >>> float(res.drift("untied").max())  # rows never read never move
     0.0
     """
-    if isinstance(seeds, (int, np.integer)) or not hasattr(seeds, "__iter__"):
-        raise TypeError(f"seeds must be a sequence of ints, got {type(seeds).__name__} {seeds!r}")
-    seeds = tuple(_check_seed(s) for s in seeds)
+    if (
+        isinstance(seeds, (numbers.Number, str, bytes, dict))
+        or not hasattr(seeds, "__iter__")
+        or (isinstance(seeds, np.ndarray) and seeds.ndim != 1)
+    ):
+        raise TypeError(f"seeds must be a sequence of ints, got {type(seeds).__name__} {short_repr(seeds)}")
+    try:
+        too_many = hasattr(seeds, "__len__") and len(seeds) > MAX_SEEDS
+    except OverflowError:  # len(range(10**20))
+        too_many = True
+    except TypeError as exc:  # a __len__ that does not answer
+        raise TypeError(f"seeds must be a sequence of ints, got {type(seeds).__name__} ({exc})") from None
+    if too_many:
+        raise ValueError(f"seeds must hold at most {MAX_SEEDS:,} seeds")
+    seeds = tuple(_check_seed(s, "seeds") for s in itertools.islice(seeds, MAX_SEEDS + 1))
+    if len(seeds) > MAX_SEEDS:
+        raise ValueError(f"seeds must hold at most {MAX_SEEDS:,} seeds")
     if not seeds:
         raise ValueError("seeds must hold at least one seed, got an empty sequence")
     if corpus is None:
@@ -1022,23 +1158,40 @@ def pca_2d(E: Any, basis: Any = None) -> tuple[np.ndarray, np.ndarray]:
     >>> coords.round(3).tolist()
     [[2.0, 0.0], [-2.0, 0.0], [0.0, 1.0], [0.0, -1.0]]
     """
-    E = check_float_array(E, "E", ndim=2)
-    check_finite(E, "E")
+    return _pca_2d(E, basis, "E")
+
+
+def _pca_2d(E: Any, basis: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
+    E = check_float_array(E, name, ndim=2)
+    check_finite(E, name)
     if E.shape[1] < 2:
-        raise ValueError(f"E must have at least 2 columns to project onto a plane, got shape {E.shape}")
+        raise ValueError(f"{name} must have at least 2 columns to project onto a plane, got shape {E.shape}")
     if basis is None and E.shape[0] < 2:
-        raise ValueError(f"E must have at least 2 rows to find its principal axes, got shape {E.shape}")
-    centred = E - E.mean(axis=0)  # (V, d)
+        raise ValueError(f"{name} must have at least 2 rows to find its principal axes, got shape {E.shape}")
+    # float16 is centred in float32 (its mean could overflow); longdouble in float64, which linalg supports.
+    dtype = np.float64 if E.dtype == np.longdouble else work_dtype(E.dtype)
+    check_nbytes((2 * E.shape[0] + 2, E.shape[1]), dtype, name)  # the centred rows and the SVD's
+    if basis is not None:
+        basis = check_float_array(basis, "basis", ndim=2)
+        if basis.shape != (E.shape[1], 2):
+            raise ValueError(f"basis must have shape ({E.shape[1]}, 2), got {basis.shape}")
+        check_finite(basis, "basis")
+        basis = basis.astype(dtype, copy=False)
+    with np.errstate(over="ignore", invalid="ignore"):
+        Ew = E.astype(dtype, copy=False)
+        centred = Ew - Ew.mean(axis=0)  # (V, d)
+    if not np.isfinite(centred).all():
+        raise ValueError(f"{name} spans more than dtype {np.dtype(dtype).name} can centre; scale it down")
     if basis is None:
         _, _, vt = np.linalg.svd(centred, full_matrices=False)
         basis = vt[:2].T  # (d, 2)
         pivots = np.abs(basis).argmax(axis=0)
         basis = basis * np.sign(basis[pivots, [0, 1]])
-    else:
-        basis = check_float_array(basis, "basis", ndim=2)
-        if basis.shape != (E.shape[1], 2):
-            raise ValueError(f"basis must have shape ({E.shape[1]}, 2), got {basis.shape}")
-    return centred @ basis, basis  # (V, 2)
+    with np.errstate(over="ignore", invalid="ignore"):
+        coords = centred @ basis  # (V, 2)
+    if not np.isfinite(coords).all():
+        raise ValueError(f"{name} and basis give coordinates too large for dtype {np.dtype(dtype).name}")
+    return coords, basis
 
 
 def geometry_track(E_checkpoints: Any) -> np.ndarray:
@@ -1053,8 +1206,9 @@ def geometry_track(E_checkpoints: Any) -> np.ndarray:
     (3, 6, 2)
     """
     stack = check_float_array(E_checkpoints, "E_checkpoints", ndim=3)
-    _, basis = pca_2d(stack[-1])
-    return np.stack([pca_2d(E, basis)[0] for E in stack])
+    check_nbytes((stack.shape[0] + 2, stack.shape[1], max(2, stack.shape[2])), np.float64, "E_checkpoints")
+    _, basis = _pca_2d(stack[-1], None, "E_checkpoints[-1]")
+    return np.stack([_pca_2d(E, basis, f"E_checkpoints[{i}]")[0] for i, E in enumerate(stack)])
 
 
 def class_cosine(E: Any, classes: Any, ids: Any = None) -> tuple[float, float]:
@@ -1088,7 +1242,7 @@ def class_cosine(E: Any, classes: Any, ids: Any = None) -> tuple[float, float]:
         raise ValueError(f"classes must have shape ({E.shape[0]},), one label per row of E, got {classes.shape}")
     given_ids = ids is not None
     ids = np.arange(E.shape[0]) if ids is None else check_ids(ids, E.shape[0]).reshape(-1)
-    if len(np.unique(ids)) != len(ids):
+    if len(ids) > E.shape[0] or len(np.unique(ids)) != len(ids):  # more ids than rows must repeat one
         raise ValueError("ids must not repeat a token (a repeated row would count as a pair with itself)")
     check_nbytes((len(ids), len(ids)), np.float64, "ids" if given_ids else "E")  # every pair's cosine
     rows = E[ids].astype(np.float64)

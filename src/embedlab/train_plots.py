@@ -7,18 +7,40 @@ like those of :mod:`embedlab.explorers`.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.collections import PathCollection
 from matplotlib.figure import Figure
 
-from ._validation import short_repr
-from .plots import BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, new_figure, style
+from ._validation import as_array, check_real, short_repr
+from .plots import BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, _values, new_figure, style
 from .sweep import CONFIGS, Sweep
 from .train import CompareResult, geometry_track, pca_2d
 from .widgets import Control, Explorer
+
+__all__ = [
+    "AGAINST",
+    "CLASS_STYLE",
+    "CONFIG_COLORS",
+    "MAX_ROWS",
+    "drift_bars",
+    "gap_plot",
+    "geometry_panels",
+    "geometry_scatter",
+    "geometry_summary",
+    "loss_curves",
+    "sweep_explorer",
+    "training_explorer",
+    "update_counts",
+    "update_geometry",
+]
+
+#: Most rows of E a geometry scatter draws (a vocabulary of GPT-2's size fits).
+MAX_ROWS = 100_000
 
 #: One colour per configuration of :func:`~embedlab.train.compare`.
 CONFIG_COLORS = {"tied": BLUE, "untied": VERMILLION, "untied, same params": GREEN}
@@ -99,7 +121,7 @@ def loss_curves(
     if not isinstance(which, str) or which not in ("valid", "train"):
         raise ValueError(f"which must be 'valid' or 'train', got {which!r}")
     names = _check_names(res, names)
-    if zoom is not None and (isinstance(zoom, bool) or not isinstance(zoom, (int, float)) or not 1e-3 <= zoom < np.inf):
+    if zoom is not None and (isinstance(zoom, bool) or not isinstance(zoom, (int, float)) or not 1e-3 <= zoom <= 1e6):
         raise ValueError(f"zoom must be a positive number of nats or None, got {zoom!r}")
     if not isinstance(legend, bool):
         raise TypeError(f"legend must be a bool, got {type(legend).__name__}")
@@ -188,10 +210,13 @@ def geometry_scatter(
     dict
         The PathCollection of each class present; move them with :func:`update_geometry`.
     """
-    coords = np.asarray(coords, dtype=float)
-    classes = np.asarray(classes)
-    if coords.ndim != 2 or coords.shape[1] != 2 or classes.shape != coords.shape[:1]:
-        raise ValueError(f"coords must be (V, 2) with one class per row, got {coords.shape} and {classes.shape}")
+    coords, classes = _check_geometry(coords, classes)
+    if limit is not None:
+        limit = check_real(limit, "limit")
+        if limit <= 0 or limit > 1e300:
+            raise ValueError(f"limit must be positive and at most 1e300, got {short_repr(limit)}")
+    if not isinstance(title, str):
+        raise TypeError(f"title must be a str, got {short_repr(title)}")
     ax = _ax(ax, (5.0, 4.2))
     out = {}
     with style():
@@ -213,10 +238,32 @@ def geometry_scatter(
 
 def update_geometry(artists: dict[str, Any], coords: Any, classes: Any) -> None:
     """Move the points of :func:`geometry_scatter` to new coordinates."""
-    coords = np.asarray(coords, dtype=float)
-    classes = np.asarray(classes)
+    if not isinstance(artists, dict) or not all(isinstance(a, PathCollection) for a in artists.values()):
+        raise TypeError(f"artists must be the dict geometry_scatter returned, got {short_repr(artists)}")
+    coords, classes = _check_geometry(coords, classes)
     for name, collection in artists.items():
-        collection.set_offsets(coords[classes == name])
+        rows = classes == name
+        if len(collection.get_offsets()) != int(rows.sum()):
+            raise ValueError(
+                f"classes must give class {name!r} the {len(collection.get_offsets())} rows it was drawn with, "
+                f"got {int(rows.sum())}"
+            )
+        collection.set_offsets(coords[rows])
+
+
+def _check_geometry(coords: Any, classes: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``coords`` as a finite float64 (V, 2) array to draw and ``classes`` as V strings, one per row."""
+    coords = _values(coords, "coords", ndim=2)
+    if coords.shape[1] != 2 or coords.size > 2 * MAX_ROWS:
+        raise ValueError(f"coords must have shape (V, 2) with V at most {MAX_ROWS:,}, got {coords.shape}")
+    if isinstance(classes, (str, bytes)):
+        raise TypeError(f"classes must be one class name per row of coords, got the string {short_repr(classes)}")
+    classes = as_array(classes, "classes", "class names")
+    if classes.dtype.kind not in "UO" or not all(isinstance(c, str) for c in classes.ravel().tolist()):
+        raise TypeError(f"classes must hold str class names, got dtype {classes.dtype}")
+    if classes.shape != coords.shape[:1]:
+        raise ValueError(f"classes must name each of the {len(coords)} rows of coords, got shape {classes.shape}")
+    return coords, classes
 
 
 def update_counts(res: CompareResult, ax: Axes | None = None, *, names: Sequence[str] = ("tied", "untied")) -> dict:
@@ -231,6 +278,7 @@ def update_counts(res: CompareResult, ax: Axes | None = None, *, names: Sequence
         The Line2D of each configuration.
     """
     res = _check_result(res)
+    names = _check_names(res, names)
     ax = _ax(ax)
     inputs, _ = res.corpus.counts()
     order = np.argsort(-inputs, kind="stable")
@@ -259,8 +307,12 @@ def training_explorer(res: CompareResult, name: str = "tied", seed_index: int = 
     moves the rows, not the axes.
     """
     res = _check_result(res)
-    if name not in res.runs:
-        raise ValueError(f"name must be one of {sorted(res.runs)}, got {name!r}")
+    if not isinstance(name, str) or name not in res.runs:
+        raise ValueError(f"name must be one of {sorted(res.runs)}, got {short_repr(name)}")
+    if isinstance(seed_index, bool) or not isinstance(seed_index, numbers.Integral):
+        raise TypeError(f"seed_index must be an int, got {type(seed_index).__name__}")
+    if not 0 <= seed_index < len(res.seeds):
+        raise ValueError(f"seed_index must be in [0, {len(res.seeds) - 1}] (one run per seed), got {seed_index}")
     run = res.runs[name][seed_index]
     track = geometry_track(run.E_checkpoints)  # (c, V, 2)
     steps = tuple(int(s) for s in run.checkpoint_steps)
@@ -328,6 +380,8 @@ def gap_plot(sweep: Sweep, axes: Any = None) -> dict[tuple[str, bool, int], Any]
     spec = sweep.spec
     if axes is None:
         _, axes = new_figure((6.4, 5.6), ncols=len(spec.hidden), nrows=2)
+    if not isinstance(axes, (list, tuple, np.ndarray)) or np.size(axes) != 2 * len(spec.hidden):
+        raise TypeError(f"axes must be 2 x {len(spec.hidden)} matplotlib Axes, got {short_repr(axes)}")
     axes = np.asarray(axes, dtype=object)
     if axes.size != 2 * len(spec.hidden) or not all(isinstance(a, Axes) for a in axes.flat):
         raise ValueError(f"axes must be 2 x {len(spec.hidden)} matplotlib Axes, got {axes.size} items")

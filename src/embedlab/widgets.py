@@ -37,11 +37,25 @@ import numpy as np
 from PIL import Image
 
 from . import display
-from ._validation import _describe, check_real, short_repr
+from ._validation import _describe, check_real, check_size, short_repr
 from .plots import new_figure, style
+
+__all__ = [
+    "MAX_CONTROL_VALUES",
+    "MAX_FRAMES",
+    "BandedPNG",
+    "Control",
+    "Explorer",
+    "float_range",
+    "png_bytes",
+    "webp_bytes",
+]
 
 #: Most values a slider may hold: each is a position, and the static book may render each one.
 MAX_CONTROL_VALUES = 100_000
+
+#: Most controls one Explorer may have (each multiplies the static frames).
+MAX_CONTROLS = 8
 
 #: Most pre-rendered frames an Explorer may ask of the static book (the product over its controls).
 MAX_FRAMES = 4096
@@ -114,6 +128,22 @@ class Control:
                 raise ValueError(
                     f"values of control {self.name!r} must be plain values (no arrays, no NaN), got {short_repr(v)}"
                 )
+        numeric = [_is_number(v) for v in self.values]
+        if any(numeric) and not all(numeric):
+            raise TypeError(
+                f"values of control {self.name!r} must be all numbers or all other values, got "
+                f"{short_repr(self.values, 80)}"
+            )
+        try:
+            distinct = len(set(self.values)) == len(self.values)
+        except TypeError:
+            raise TypeError(
+                f"values of control {self.name!r} must be hashable plain values, got {short_repr(self.values, 80)}"
+            ) from None
+        if not distinct:
+            raise ValueError(
+                f"values of control {self.name!r} must not repeat a value, got {short_repr(self.values, 80)}"
+            )
         if self.value is None:
             object.__setattr__(self, "value", self.values[0])
         elif not self._listed(self.value):
@@ -229,6 +259,7 @@ def float_range(start: float, stop: float, step: float, digits: int = 6) -> tupl
 
 def png_bytes(fig: Any, *, colors: int | None = None) -> bytes:
     """Encode a drawn figure as PNG; ``colors`` quantizes to a palette (smaller frames for the book)."""
+    display.check_figure(fig)
     colors = _check_colors(colors, "colors")
     canvas = fig.canvas
     image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
@@ -243,9 +274,18 @@ def png_bytes(fig: Any, *, colors: int | None = None) -> bytes:
 
 def webp_bytes(rgba: np.ndarray) -> bytes:
     """Lossless WebP of an (h, w, 4) RGBA array: exact pixels, transparent areas cost almost nothing."""
+    _check_rgba(rgba, "rgba")
     out = io.BytesIO()
     Image.fromarray(rgba, "RGBA").save(out, format="WEBP", lossless=True, quality=50, method=4)
     return out.getvalue()
+
+
+def _check_rgba(rgba: Any, name: str) -> None:
+    """An image as the canvas gives it: a uint8 array (h, w, 4) with sides from 1 to 16383 (WebP's limit)."""
+    if not (isinstance(rgba, np.ndarray) and rgba.dtype == np.uint8) or isinstance(rgba, np.ma.MaskedArray):
+        raise TypeError(f"{name} must be a uint8 NumPy array of shape (h, w, 4), got {_describe(rgba)}")
+    if rgba.ndim != 3 or rgba.shape[2] != 4 or not (1 <= min(rgba.shape[:2]) and max(rgba.shape[:2]) <= 16383):
+        raise ValueError(f"{name} must have shape (h, w, 4) with sides from 1 to 16383, got {rgba.shape}")
 
 
 def _png_chunk(tag: bytes, data: bytes) -> bytes:
@@ -273,6 +313,8 @@ class BandedPNG:
     """
 
     def __init__(self, background: np.ndarray, band: int = 16) -> None:
+        _check_rgba(background, "background")
+        band = check_size(band, "band")
         self.background = np.array(background, dtype=np.uint8, copy=True, order="C")  # (h, w, 4) RGBA, kept
         self.h, self.w = self.background.shape[:2]
         self._bg32 = self.background.view(np.uint32)[..., 0]  # (h, w): one number per pixel
@@ -292,6 +334,9 @@ class BandedPNG:
 
     def encode(self, rgba: np.ndarray) -> bytes:
         """PNG of ``rgba`` (same shape as the background), compressing only the bands that differ."""
+        _check_rgba(rgba, "rgba")
+        if rgba.shape != self.background.shape:
+            raise ValueError(f"rgba must have the background's shape {self.background.shape}, got {rgba.shape}")
         rgba = np.ascontiguousarray(rgba)
         dirty_rows = (rgba.view(np.uint32)[..., 0] != self._bg32).any(axis=1)  # (h,)
         dirty = np.logical_or.reduceat(dirty_rows, [a for a, _ in self.bands])  # (bands,)
@@ -354,15 +399,21 @@ class Explorer:
             raise TypeError(f"controls must be a sequence of Control, got {_describe(controls)}")
         self.title = title
         try:
-            self.controls = tuple(controls)
+            self.controls = tuple(itertools.islice(controls, MAX_CONTROLS + 1))
         except TypeError:  # e.g. a 0-d array, which is Iterable but cannot be iterated
             raise TypeError(f"controls must be a sequence of Control, got {_describe(controls)}") from None
+        if len(self.controls) > MAX_CONTROLS:
+            raise ValueError(f"controls must hold at most {MAX_CONTROLS} controls")
         for c in self.controls:
             if not isinstance(c, Control):
                 raise TypeError(f"controls must be a sequence of Control, got an item {_describe(c)}")
+        if not self.controls:
+            raise ValueError("controls must hold at least one Control (a figure without one needs no explorer)")
         names = [c.name for c in self.controls]
         if len(set(names)) != len(names):
-            raise ValueError(f"control names must be unique, got {short_repr(names, 80)}")
+            raise ValueError(
+                f"controls must have unique names (each is a keyword of update), got {short_repr(names, 80)}"
+            )
         n_frames = math.prod(len(c.static_values) for c in self.controls)
         if n_frames > MAX_FRAMES:
             raise ValueError(
@@ -413,7 +464,10 @@ class Explorer:
         """
         for name, value in changes.items():
             self.values[name] = self._control(name).snap(value)
-        self.readout = self._update(**self.values)
+        readout = self._update(**self.values)
+        if not isinstance(readout, str):
+            raise TypeError(f"setup's update must return the readout text, a str, got {_describe(readout)}")
+        self.readout = readout
         canvas = self.fig.canvas
         if self._background is None:
             canvas.draw()  # runs the layout once and draws everything that does not move
