@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.requirements-installed
 
 .DEFAULT_GOAL := help
-.PHONY: help setup browser lint format test lab notebooks experiments book bench clean
+.PHONY: help setup browser lint format test lab notebooks experiments book bench mutants clean
 
 help:
 	@echo "make book       set up .venv, build the book into _build/html (open _build/html/index.html)"
@@ -14,6 +14,7 @@ help:
 	@echo "make lab        start JupyterLab on 127.0.0.1 at notebooks/"
 	@echo "make notebooks  build notebooks/*.ipynb from notebooks/sources/*.md, executed in a fresh kernel"
 	@echo "make bench      print measured speed of the library, sliders, validation and book"
+	@echo "make mutants    remove each input check in turn and show that the tests fail without it"
 	@echo "make experiments  re-run notebook I's sweep into src/embedlab/data/sweep.json (about 80 min on 2 cores)"
 
 # The venv is (re)installed when requirements.txt or pyproject.toml change.
@@ -58,6 +59,10 @@ experiments: $(STAMP)
 
 book: $(STAMP)
 	$(BIN)/jupyter-book build -W -n --keep-going .
+
+# Remove each of the library's checks in turn (in a scratch copy) and show that the tests fail without it.
+mutants: $(STAMP)
+	$(BIN)/python scripts/remove_checks.py
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --disable-pip-version-check --quiet -r requirements-bench.txt

@@ -98,7 +98,7 @@ def main(selected: list[str]) -> int:
         for module, dotted, returns, tests in chosen:
             caught, first, seconds = run(module, dotted, returns, tests, Path(scratch))
             verdict = "caught" if caught else "MISSED"
-            print(f"{verdict:7s} {module}.{dotted:28s} {seconds:6.0f} s  {first}", flush=True)
+            print(f"{verdict:7s} {module + '.' + dotted:36s} {seconds:4.0f} s  {first}", flush=True)
             if not caught:
                 missed.append(f"{module}.{dotted}")
     print(f"{len(chosen) - len(missed)} of {len(chosen)} removed checks caught by the tests")

@@ -1660,3 +1660,104 @@ def test_every_public_name_refuses_hostile_arguments_by_type_or_value(qualified)
                 kw[key] = value
             where = where_of(i, key)
             _call_refused_or_right(f"{qualified} with {where} = {short_repr(value)}", fn, a, kw)
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 4 found
+_P = embedlab.train.init_params(5, 3, tied=True)
+_BATCH = (np.array([[0, 1], [2, 2]]), np.array([3, 4]))
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (
+            lambda: embedlab.train.loss_and_grads(
+                {"E": np.broadcast_to(1.0, (10**6, 10**4))}, (np.zeros((1, 1), int), np.zeros(1, int))
+            ),
+            "params is too large",
+        ),
+        (
+            lambda: embedlab.train.loss_and_grads(_P, (np.broadcast_to(0, (10**8, 2)), np.broadcast_to(0, 10**8))),
+            "batch is too large",
+        ),
+        (
+            lambda: embedlab.train.loss_and_grads(
+                {"E": np.full((3, 2), 1e200), "W": np.full((3, 2), 1e200)}, (np.zeros((1, 1), int), np.zeros(1, int))
+            ),
+            "params are too large for this batch",
+        ),
+        (lambda: embedlab.train.train(tied=True, steps=2, lr=10**400), "lr must be a positive finite number"),
+        (lambda: embedlab.train.train(tied=True, steps=2, batch_size=10**12), "batch_size is too large"),
+        (lambda: embedlab.train.compare(seeds=np.array(0)), "seeds must be a sequence of ints"),
+        (lambda: embedlab.train.compare(seeds="01"), "seeds must be a sequence of ints"),
+        (
+            lambda: embedlab.corpus.Corpus(
+                (np.ma.array([0, 5, 7], mask=[0, 0, 1]),), (), (), ("<s>", "a", "b"), np.array(["s", "x", "x"]), 0
+            ),
+            "train[0] must be a 1-D int NumPy array",
+        ),
+        (lambda: quiz_mod.grade_choice(5, 5), "answer must be a str"),
+        (lambda: quiz_mod.grade_choice("a", "b", slips=3), "slips must be a sequence of Slip"),
+        (lambda: quiz_mod.grade_choice("a", "a\r"), "answer must not hold control characters"),
+        (lambda: quiz_mod.Forecast("q?", "a", choices=["a", "b\x00"], trap="t", settles="s"), "choices must not hold"),
+        (lambda: quiz_mod.within(10**400, 1.0, 0.1), "x must be a finite number"),
+        (lambda: embedlab.gpt2.load_encoding("/nowhere/encoder.json"), "encoder_path must be the path of encoder.json"),
+        (lambda: embedlab.gpt2.decode(range(10**12)), "ids must hold at most"),
+        (lambda: embedlab.gpt2.tokens(range(10**20)), "ids must hold at most"),
+        (lambda: embedlab.gpt2.token_bytes(range(10**12)), "ids must hold at most"),
+        (lambda: figures_mod.drawing_plane(3.0, 4.0), "a must be 1-D"),
+        (lambda: figures_mod.drawing_plane([1.0], [2.0]), "a and b must have at least 2 entries"),
+        (lambda: figures_mod.alignment_arrows([1.0, 1.0], None), "contexts must be a dict"),
+        (
+            lambda: figures_mod.alignment_arrows([1.0, 1.0], {"h": [1.0, 0.0, 0.0]}),
+            "contexts['h'] must have e's length",
+        ),
+        (lambda: figures_mod.alignment_arrows(np.ones(10**6 + 1), {"h": [1.0]}), "e must hold at most"),
+        (lambda: figures_mod.saturation_curves(ax="a"), "ax must be a matplotlib Axes"),
+        (lambda: plots_mod.signed2(10**400), "value must be finite"),
+        (lambda: embedlab.train_plots.geometry_scatter(np.ones((2, 2)), "ab"), "classes must be one class name"),
+        (lambda: embedlab.train_plots.update_geometry(None, np.ones((2, 2)), ["a", "b"]), "artists must be the dict"),
+        (lambda: embedlab.train_plots.geometry_scatter(np.ones((2, 2)), ["a", "b"], limit=10**400), "limit must be"),
+        (lambda: embedlab.widgets.BandedPNG(np.zeros((4, 4, 3), np.uint8)), "background must have shape (h, w, 4)"),
+        (
+            lambda: embedlab.widgets.BandedPNG(np.zeros((4, 4, 4), np.uint8)).encode(np.zeros((0, 4, 4), np.uint8)),
+            "rgba",
+        ),
+        (lambda: embedlab.widgets.BandedPNG(np.zeros((4, 4, 4), np.uint8), band=0), "band must be a positive integer"),
+        (lambda: embedlab.logits.check_context(np.ones(3), np.ones(3), np.float64), "d must be a positive integer"),
+        (lambda: naive_softmax(np.broadcast_to(0.0, (10**6, 10**6))), "z is too large"),
+        (lambda: embedlab.saturation_prob(np.broadcast_to(0.0, (10**6, 10**6))), "t is too large"),
+        (lambda: embedlab.dot(np.broadcast_to(0, 10**11), np.broadcast_to(0, 10**11)), "a is too large"),
+        (lambda: embedlab.corpus.context_windows(np.broadcast_to(0, 10**11), 2), "sentences must be 1-D int arrays"),
+        (lambda: embedlab.train.class_cosine(np.eye(3), ["a", "a", "b"], ids=np.broadcast_to(0, 10**11)), "ids must"),
+        (lambda: Explorer("t", np.broadcast_to(0, 10**11), _setup_ok), "controls must"),
+    ],
+)
+def test_hostile_pass_4_rows(make, words):
+    tracemalloc.start()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises((TypeError, ValueError)) as info:
+                make()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert words in str(info.value)
+    assert peak < 200 * 2**20, f"allocated {peak:,} bytes before refusing"
+
+
+def test_hostile_pass_4_right_values():
+    """float16 parameters: gradients computed in float32 agree with float64's; overflow-free params still train."""
+    p16 = {k: v.astype(np.float16) for k, v in _P.items()}
+    L, g = embedlab.train.loss_and_grads(_P, _BATCH)
+    L16, g16 = embedlab.train.loss_and_grads(p16, _BATCH)
+    assert L16 == pytest.approx(L, rel=2e-3)
+    for name in g:
+        assert g16[name].dtype == np.float32  # accumulated and returned in float32, not rounded to float16
+        scale = np.abs(g[name]).max()
+        np.testing.assert_allclose(g16[name], g[name], atol=5e-3 * scale)
+    # large but finite: the hidden layer's tanh keeps the logits finite, and the answer is returned
+    big = {k: v * 1e150 for k, v in _P.items()}
+    assert np.isfinite(embedlab.train.loss(big, _BATCH))
+    assert quiz_mod.grade_choice("a\n", "a\n").right  # a line feed is kept by HTML: allowed
