@@ -209,7 +209,7 @@ def test_tie_scatter_far_pair_panel_comes_first():
         (lambda: plots.heatmap([[1.0, 2.0]], row_labels=["a", "b"]), r"row_labels must have one entry per value \(1\)"),
         (lambda: plots.curve([1.0, 2.0], [1.0]), "same length"),
         (lambda: figures.projection_panels([1.0, 2.0], E_TOY), "width d = 3"),
-        (lambda: figures.projection_panels([1.0, 2.0, 3.0], E_TOY, ["a"]), "name every row"),
+        (lambda: figures.projection_panels([1.0, 2.0, 3.0], E_TOY, ["a"]), "labels must hold one str per token"),
         (lambda: figures.output_path_panels(np.ones((2, 3)), np.ones((4, 3)), np.ones(3)), "must have the shape"),
         (lambda: figures.output_path_panels(np.ones((4, 3)), np.ones((4, 3)), np.zeros(3)), "zero vector"),
     ],

@@ -21,6 +21,7 @@ import dataclasses
 import enum
 import functools
 import importlib
+import inspect
 import io
 import math
 import os
@@ -1618,16 +1619,19 @@ def _alarm(signum, frame):
     raise _Hang
 
 
-def _call_refused_or_right(label, fn, args, kwargs):
+def _call_refused_or_right(label, fn, args, kwargs, names=()):
+    """``fn(*args, **kwargs)`` gives a value, or a TypeError/ValueError whose message holds one of ``names``."""
     old = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(60)
+    unnamed = None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             try:
                 fn(*args, **kwargs)
-            except (TypeError, ValueError):
-                pass
+            except (TypeError, ValueError) as exc:
+                if names and not any(name in str(exc) for name in names):
+                    unnamed = str(exc)[:200]
     except _Hang:
         pytest.fail(f"{label} ran for more than 60 s")
     except BaseException as exc:
@@ -1635,6 +1639,8 @@ def _call_refused_or_right(label, fn, args, kwargs):
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
+    if unnamed is not None:
+        pytest.fail(f"{label} refused without naming {' or '.join(names)}: {unnamed}")
 
 
 @pytest.mark.parametrize("qualified", sorted(_public_callables() - set(RECORDS) | {
@@ -1659,7 +1665,21 @@ def test_every_public_name_refuses_hostile_arguments_by_type_or_value(qualified)
             else:
                 kw[key] = value
             where = where_of(i, key)
-            _call_refused_or_right(f"{qualified} with {where} = {short_repr(value)}", fn, a, kw)
+            param = key if key is not None else _parameters(fn)[i]
+            names = (param, *ALSO_NAMED.get((qualified, param), ()))
+            _call_refused_or_right(f"{qualified} with {where} = {short_repr(value)}", fn, a, kw, names)
+
+
+def _parameters(fn):
+    return list(inspect.signature(fn).parameters)
+
+
+#: Where a refusal may name something other than the argument replaced: the pair it is checked against, or
+#: the object whose field it is (each entry says what the message names instead).
+ALSO_NAMED: dict[tuple[str, str], tuple[str, ...]] = {
+    ("Control.snap", "value"): ("x must be one of",),  # the control is named "x": its values are listed
+    ("lookup.one_hot", "ids"): ("vocab_size is too large",),  # the (n, V) result: ids and vocab_size together
+}
 
 
 # ---------------------------------------------------------------- issue 19: what hostile pass 4 found
@@ -1697,7 +1717,7 @@ _BATCH = (np.array([[0, 1], [2, 2]]), np.array([3, 4]))
             "train[0] must be a 1-D int NumPy array",
         ),
         (lambda: quiz_mod.grade_choice(5, 5), "answer must be a str"),
-        (lambda: quiz_mod.grade_choice("a", "b", slips=3), "slips must be a sequence of Slip"),
+        (lambda: quiz_mod.grade_choice("a", "b", slips=3), "slips must be a list or tuple of Slip"),
         (lambda: quiz_mod.grade_choice("a", "a\r"), "answer must not hold control characters"),
         (lambda: quiz_mod.Forecast("q?", "a", choices=["a", "b\x00"], trap="t", settles="s"), "choices must not hold"),
         (lambda: quiz_mod.within(10**400, 1.0, 0.1), "x must be a finite number"),
@@ -1761,3 +1781,105 @@ def test_hostile_pass_4_right_values():
     big = {k: v * 1e150 for k, v in _P.items()}
     assert np.isfinite(embedlab.train.loss(big, _BATCH))
     assert quiz_mod.grade_choice("a\n", "a\n").right  # a line feed is kept by HTML: allowed
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 5 found
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda: quiz_mod.is_blank(None), "text must be a str"),
+        (lambda: quiz_mod.ambiguous_readings(5), "text must be a str"),
+        (lambda: quiz_mod.grade_number(None, 1.0, abs_tol=0.1), "text must be a str"),
+        (lambda: quiz_mod.grade_number("1", 1.0, abs_tol=0.1, slips=np.array(5)), "slips must be a list or tuple"),
+        (lambda: quiz_mod.grade_choice("a", "b", slips=np.array(5)), "slips must be a list or tuple"),
+        (lambda: float_range(-1.7e308, 1.7e308, 1e308), "start and stop must lie less than"),
+        (
+            lambda: embedlab.widgets.webp_bytes(np.broadcast_to(np.uint8(0), (16383, 16383, 4))),
+            "rgba must hold at most",
+        ),
+        (lambda: embedlab.corpus.context_windows([np.array([0, -5, 7])], k=2), "sentences must hold token ids"),
+        (lambda: embedlab.corpus.context_windows(np.array(5), 2), "sentences must be a sequence"),
+        (lambda: embedlab.train.class_cosine(np.zeros((4, 3)), ["a", "a", "b", "b"]), "E must have no zero row"),
+        (lambda: plots_mod.arrows([[1.0, 0.0], [0.0, 1.0]], labels=None), "labels must be a sequence of str"),
+        (lambda: plots_mod.heatmap(np.eye(2), annotate=np.ones((2, 2, 2))), "annotate must be True or False"),
+        (lambda: plots_mod.new_figure(np.array(5)), "figsize must be a (width, height) pair"),
+        (lambda: embedlab.display.fitted_size(np.array(5)), "figsize must be a (width, height) pair"),
+        (lambda: figures_mod.projection_panels([0.5, 0.2, -0.3], np.eye(4, 3), labels=None), "labels must be a list"),
+        (lambda: figures_mod.gradient_sizes(0), "n must be a positive integer"),
+        (lambda: embedlab.train_plots.gap_plot(sweep.load_results(), axes=[[1, 2], [3]]), "axes must be 2 x 2"),
+        (lambda: embedlab.gpt2.tokens_html("a" * (2**20 + 1)), "text must hold at most"),
+        (lambda: embedlab.gpt2.explorer_html(["a"] * 1001), "sentences must hold at most 1,000"),
+    ],
+)
+def test_hostile_pass_5_rows(make, words):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises((TypeError, ValueError)) as info:
+            make()
+    assert words in str(info.value)
+
+
+def test_hostile_pass_5_right_values(capsys):
+    # angles reduced in degrees before radians: 1e300 is a multiple of 360, 1e20 degrees is 280 degrees
+    np.testing.assert_allclose(embedlab.in_plane(1e300, np.eye(2)), [1.0, 0.0], atol=1e-15)
+    np.testing.assert_allclose(
+        embedlab.in_plane(1e20, np.eye(2)), [math.cos(math.radians(280)), math.sin(math.radians(280))]
+    )
+    # a grid whose ends are large and close: stop is reached (the draft's rule: stop included on the grid)
+    values = float_range(-372253.0968395644, -372253.0908395644, 0.001)
+    assert len(values) == 7 and values[-1] == pytest.approx(-372253.0908395644, abs=1e-6)  # 6 digits kept
+    # the verdict agrees with the line printed: values that round the other way differ
+    check("x", 1, 1.5000000005, 0)
+    check("y", 0.12, 0.125000000004, 2)
+    check("z", 0.01, 0.005, 2)  # 0.005 is 0.005000000000000000104...: it rounds to 0.01
+    assert capsys.readouterr().out.splitlines() == [
+        "x: draft 1, computed 2 -> DIFFERS",
+        "y: draft 0.12, computed 0.13 -> DIFFERS",
+        "z: draft 0.01, computed 0.01 -> agrees",
+    ]
+    # a learning rate given as float32 or float16 finds the runs of the listed rate it equals
+    sw = sweep.load_results()
+    n_train, d, hidden = sw.cells()[0]
+    assert sw.runs(0, n_train, d, hidden, "tied", np.float32(sw.spec.lrs[0])) == sw.runs(
+        0, n_train, d, hidden, "tied", sw.spec.lrs[0]
+    )
+    # an empty split counts nothing; a never-drawn or bare figure is drawn before it is encoded
+    small = make_corpus(0, n_train=20, n_valid=10, n_test=10)
+    empty = embedlab.corpus.Corpus(small.train, (), small.test, small.vocab, small.classes, 0)
+    assert empty.counts("valid")[0].sum() == 0 and empty.counts("valid")[1].sum() == 0
+    from matplotlib.figure import Figure
+
+    for fig in (plots_mod.new_figure()[0], Figure()):
+        assert embedlab.widgets.png_bytes(fig).startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "embedlab.cosine(np.ones(10**8), np.ones(10**8))",
+        "embedlab.dot(np.broadcast_to(1.0, 350 * 10**6), np.broadcast_to(1.0, 350 * 10**6))",
+        "embedlab.in_plane(30.0, np.broadcast_to(np.eye(2, 1), (2, 175 * 10**6)))",
+        "embedlab.cross_entropy_grad(np.zeros((110, 10**6)), np.zeros(110, int))",
+        "embedlab.output_grad(np.ones(1000), np.ones(325000))",
+        "embedlab.train.pca_2d(np.broadcast_to(1.0, (120000, 1000)))",
+        "embedlab.corpus.context_windows([np.zeros(10**8, int)], k=3)",
+    ],
+)
+def test_hostile_pass_5_sizes_under_an_address_space_limit(call):
+    """Under `ulimit -v 3 GiB` each call is refused by name before allocating, not by a MemoryError."""
+    code = textwrap.dedent(
+        f"""
+        import resource, warnings
+        import numpy as np
+        import embedlab, embedlab.train, embedlab.corpus
+        warnings.simplefilter("error")
+        resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, resource.RLIM_INFINITY))
+        try:
+            {call}
+            print("ran")
+        except (TypeError, ValueError) as exc:
+            print("refused:", exc)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and "too large" in out.stdout, (out.stdout[-300:], out.stderr[-500:])

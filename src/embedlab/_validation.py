@@ -57,9 +57,19 @@ def _describe(x: Any) -> str:
     return f"{type(x).__name__} {short_repr(x)}"
 
 
+def _address_space_used() -> int:
+    """Bytes of address space this process already holds (what ``RLIMIT_AS`` counts); 0 where unknown."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[0]) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 0
+
+
 def _max_bytes() -> int:
-    """What this process may allocate: the physical memory, or the address-space limit (``RLIMIT_AS``)
-    when one is set and lower (2**40 if neither is known). No result may be larger."""
+    """What this process may allocate: the physical memory, or what is left of the address-space limit
+    (``RLIMIT_AS``, less what the process already holds) when one is set and lower (2**40 if neither is
+    known). No result may be larger."""
     try:
         limit = int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
     except (AttributeError, ValueError, OSError):
@@ -69,7 +79,7 @@ def _max_bytes() -> int:
 
         soft, _ = resource.getrlimit(resource.RLIMIT_AS)
         if soft != resource.RLIM_INFINITY:
-            limit = min(limit, int(soft))
+            limit = min(limit, int(soft) - _address_space_used())
     except (ImportError, AttributeError, ValueError, OSError):  # not on this platform
         pass
     return limit
@@ -253,6 +263,11 @@ def compact(arr: np.ndarray) -> np.ndarray:
 def check_finite(arr: np.ndarray, name: str) -> None:
     """Refuse NaN and infinite entries, saying how many and where the first one is."""
     arr = compact(arr)  # a broadcast view is checked on its own data, never expanded
+    if arr.size == 0 or arr.dtype.kind in "iub":
+        return
+    with np.errstate(invalid="ignore"):
+        if np.isfinite(arr.min()) and np.isfinite(arr.max()):  # NaN propagates; no temporary the size of arr
+            return
     finite = np.isfinite(arr)
     if not finite.all():
         bad = np.argwhere(~finite)

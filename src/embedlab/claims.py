@@ -82,6 +82,12 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
         c = np.where(np.abs(exact) >= 2.0**52, exact, np.round(exact, decimals))
         # The draft agrees when it is the computed value rounded to its places: within half a unit of the
         # last place of the unrounded value (with a hair for the binary form of 0.005), or equal to it.
-        close = np.abs(d - exact) <= 0.5 * 10.0**-decimals * (1 + 1e-9)
+        # The hair is a few units in the last binary place of the two values, no more: a value that rounds
+        # the other way (1.5000000005 to 0 places) must not agree.
+        close = np.abs(d - exact) <= 0.5 * 10.0**-decimals + 4 * (np.spacing(np.abs(d)) + np.spacing(np.abs(exact)))
         ok = bool(np.all(close | (d == exact) | (np.isnan(d) & np.isnan(exact))))
+        # Shown rounded correctly from its exact binary value (np.round scales first: 0.005 would show 0.00);
+        # where the value lies exactly half-way and agrees, it is shown as the draft rounded it.
+        correct = np.array([round(float(x), decimals) if abs(x) < 2.0**52 else x for x in exact.ravel()])
+        c = np.where(close, d, correct.reshape(exact.shape))
     print(f"{label}: draft {_show(d, decimals)}, computed {_show(c, decimals)} -> {'agrees' if ok else 'DIFFERS'}")

@@ -133,6 +133,8 @@ class Corpus:
         Every token but the last of a sentence is an input; every token but ``<s>`` is a target.
         """
         sentences = _split(self, split)
+        if not sentences:  # an empty split reads and predicts nothing
+            return np.zeros(self.vocab_size, np.intp), np.zeros(self.vocab_size, np.intp)
         inputs = np.bincount(np.concatenate([s[:-1] for s in sentences]), minlength=self.vocab_size)
         targets = np.bincount(np.concatenate([s[1:] for s in sentences]), minlength=self.vocab_size)
         return inputs, targets
@@ -306,21 +308,29 @@ def context_windows(sentences: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
     k = check_size(k, "k")
     if isinstance(sentences, (str, bytes)) or not hasattr(sentences, "__iter__"):
         raise TypeError(f"sentences must be a sequence of 1-D int arrays, got {type(sentences).__name__}")
+    if isinstance(sentences, np.ndarray) and sentences.ndim == 0:
+        raise TypeError("sentences must be a sequence of 1-D int arrays, got a 0-d array")
     arrays = []
     for s in sentences:  # checked one by one, so a long sequence of scalars is refused at its first
+        if isinstance(s, np.ma.MaskedArray):
+            raise TypeError("sentences must be plain int arrays: masked arrays are not supported")
         s = np.asarray(s)
         if s.ndim != 1 or s.dtype.kind not in "iu" or len(s) < 2:
             raise ValueError("sentences must be 1-D int arrays of at least two tokens, <s> first")
+        if s.min() < 0:
+            raise ValueError(f"sentences must hold token ids (non-negative ints), got {int(s.min())}")
         if len(arrays) == 3 * MAX_SENTENCES:
             raise ValueError(f"sentences must hold at most {3 * MAX_SENTENCES:,} sentences")
         arrays.append(s)
     if not arrays:
         raise ValueError("sentences must hold at least one sentence")
-    check_nbytes((sum(len(s) - 1 for s in arrays) + k, k), np.intp, "k")  # every window, sized before any is made
+    n = sum(len(s) - 1 for s in arrays)
+    # every window (n, k), the targets, and one padded sentence at a time, sized before any is made
+    check_nbytes((n * (k + 1) + max(len(s) for s in arrays) + k,), np.intp, "k")
     contexts, targets = [], []
     for s in arrays:
         padded = np.concatenate([np.zeros(k - 1, dtype=s.dtype), s])
         windows = np.lib.stride_tricks.sliding_window_view(padded[:-1], k)  # (len(s) - 1, k)
         contexts.append(windows)
         targets.append(s[1:])
-    return np.concatenate(contexts).astype(np.intp), np.concatenate(targets).astype(np.intp)
+    return np.concatenate(contexts).astype(np.intp, copy=False), np.concatenate(targets).astype(np.intp, copy=False)

@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import numpy as np
+
 __all__ = [
     "CSS_WIDTH",
     "DPI",
@@ -57,7 +59,12 @@ def check_figsize(figsize: Any, name: str = "figsize") -> tuple[float, float]:
     """``figsize`` as two floats: a (width, height) pair of positive inches, each at most :data:`MAX_INCHES`."""
     import numbers
 
-    if isinstance(figsize, (str, bytes)) or not hasattr(figsize, "__len__") or len(figsize) != 2:
+    if (
+        isinstance(figsize, (str, bytes))
+        or not hasattr(figsize, "__len__")
+        or (isinstance(figsize, np.ndarray) and figsize.ndim != 1)
+        or len(figsize) != 2
+    ):
         raise TypeError(f"{name} must be a (width, height) pair of inches, got {_short(figsize)}")
     for side in figsize:
         if isinstance(side, bool) or not isinstance(side, numbers.Real):

@@ -78,8 +78,7 @@ def projection_panels(h: Any, E: Any, labels: Sequence[str] = TOKENS, *, axes: A
     check_finite(E, "E")
     if E.shape[1] != h.shape[0]:
         raise ValueError(f"h must have E's width d = {E.shape[1]}, got length {h.shape[0]}")
-    if len(labels) != E.shape[0]:
-        raise ValueError(f"labels must name every row of E ({E.shape[0]}), got {len(labels)}")
+    labels = _check_labels(labels, E.shape[0])
     if axes is None:
         ncols = 2 if E.shape[0] > 1 else 1
         nrows = -(-E.shape[0] // ncols)
@@ -200,7 +199,8 @@ def gradient_sizes(n: int = 3, t: Any = None, *, ax: Any = None) -> tuple[Any, d
     fig, dict
         ``slope``, ``target_0`` and ``target_other`` (Line2D each).
     """
-    t = np.linspace(-10.0, 10.0, 201) if t is None else check_float_array(t, "t", ndim=1)
+    n = check_size(n, "n")
+    t = np.linspace(-10.0, 10.0, 201) if t is None else _drawable(t, "t", 1)[0]
     p0 = saturation_prob(t, n)
     fig, ax = plots.figure_and_ax(ax, (7.0, 3.6))
     target_0 = plots.curve(t, p0 - 1.0, ax, label="p0 - y0, target 0", color=plots.GREEN)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
-from ._validation import check_finite, check_fits, check_float_array, check_real
+from ._validation import check_finite, check_fits, check_float_array, check_nbytes, check_real
 
 __all__ = [
     "angle_deg",
@@ -27,6 +28,8 @@ def _pair(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
     a, b = _vector(a, "a"), _vector(b, "b")
     if a.shape != b.shape:
         raise ValueError(f"a and b must have the same length, got {a.shape[0]} and {b.shape[0]}")
+    # the working copies and temporaries of dot, cosine, angle_deg and plane_basis, broadcast views counted
+    check_nbytes((8 * a.shape[0],), np.result_type(a.dtype, b.dtype, np.float64), "a and b")
     return a, b
 
 
@@ -160,7 +163,9 @@ def in_plane(angle_degrees: float, basis: Any, length: float = 1.0) -> np.ndarra
     if basis.shape[0] != 2:
         raise ValueError(f"basis must have shape (2, d), got shape {basis.shape}")
     check_finite(basis, "basis")
-    theta = np.radians(check_real(angle_degrees, "angle_degrees"))
+    # reduced in degrees first (exactly: fmod is exact), so 1e300 degrees is the angle it is, not rounding noise
+    theta = np.radians(math.fmod(check_real(angle_degrees, "angle_degrees"), 360.0))
+    check_nbytes((4, basis.shape[1]), np.result_type(basis.dtype, np.float64), "basis")  # the worked rows
     length = check_real(length, "length")
     w = np.result_type(basis.dtype, np.float64)
     with np.errstate(over="ignore", invalid="ignore"):

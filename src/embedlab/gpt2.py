@@ -67,6 +67,9 @@ ENCODER_JSON_SHA256 = "196139668be63f3b5d6574427317ae82f612a97c5d1cdaf36ed2256db
 #: Most ids one call decodes (2**24, about 16.8 million: tens of MiB of text).
 MAX_IDS = 2**24
 
+#: Most characters one text may hold (a long book is about a million; the chapter's sentences are short).
+MAX_TEXT = 2**20
+
 VOCAB_BPE_SHA256 = "1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5"
 
 #: GPT-2's one special token: it separates documents in training.
@@ -332,6 +335,8 @@ def _check_text(text: Any, name: str = "text") -> str:
     if not isinstance(text, str):
         hint = "; decode bytes first, e.g. text.decode('utf-8')" if isinstance(text, (bytes, bytearray)) else ""
         raise TypeError(f"{name} must be a str, got {_describe(text)}{hint}")
+    if len(text) > MAX_TEXT:
+        raise ValueError(f"{name} must hold at most {MAX_TEXT:,} characters, got {len(text):,}")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
@@ -646,6 +651,10 @@ def explorer_html(sentences: Sequence[str] = SAMPLE_SENTENCES) -> str:
         raise TypeError(f"sentences must be a sequence of str, got {_describe(sentences)}; wrap one sentence in a list")
     if len(sentences) == 0:
         raise ValueError("sentences must hold at least one sentence, got an empty sequence")
+    if len(sentences) > 1000:
+        raise ValueError(f"sentences must hold at most 1,000 sentences, got {len(sentences):,}")
+    if sum(len(s) for s in sentences if isinstance(s, str)) > MAX_TEXT:
+        raise ValueError(f"sentences must hold at most {MAX_TEXT:,} characters in all")
     parts = []
     for k, s in enumerate(sentences):
         s = _check_text(s, f"sentences[{k}]")

@@ -119,9 +119,10 @@ def _check_output_path(h: Any, grad_logits: Any) -> tuple[np.ndarray, np.ndarray
     check_finite(grad_logits, "grad_logits")
     d, V = h.shape[-1], grad_logits.shape[-1]
     dtype = np.result_type(h.dtype, grad_logits.dtype)
-    check_nbytes((V, d), dtype, "h and grad_logits")
     check_nbytes(h.shape, work_dtype(dtype), "h")  # the product reads each input whole, broadcast views expanded
     check_nbytes(grad_logits.shape, work_dtype(dtype), "grad_logits")
+    # in total: the inputs in the working dtype, the (V, d) product and its cast to the inputs' dtype
+    check_nbytes((2 * V * d + h.size + grad_logits.size,), work_dtype(dtype), "h and grad_logits")
     return h, grad_logits
 
 
@@ -193,7 +194,7 @@ def _output_grad(h: np.ndarray, grad_logits: np.ndarray) -> np.ndarray:
     w = work_dtype(dtype)
     with np.errstate(all="ignore"):
         g = grad_logits.reshape(-1, V).T.astype(w, copy=False) @ h.reshape(-1, d).astype(w, copy=False)  # (V, d)
-    if not np.isfinite(g).all():
+    if not (np.isfinite(g.min()) and np.isfinite(g.max())):  # no (V, d) temporary
         raise ValueError(
             f"h and grad_logits give a gradient too large for dtype {np.dtype(w).name} (it overflows to inf); "
             "scale them down"

@@ -24,7 +24,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.quiver import Quiver
 
 from . import display
-from ._validation import _describe, check_finite, check_float_array, check_real, check_size, short_repr
+from ._validation import _describe, check_finite, check_flag, check_float_array, check_real, check_size, short_repr
 
 __all__ = [
     "GREY",
@@ -166,6 +166,7 @@ def heatmap(
         ``image`` (AxesImage), ``box`` (Rectangle around the highlighted row) and ``texts``.
     """
     m = _values(matrix, "matrix", ndim=2)
+    annotate = check_flag(annotate, "annotate")
     if m.size > 10_000 and annotate:
         raise ValueError(f"matrix is too large to write every value in ({m.shape}); pass annotate=False")
     if row_labels is not None:
@@ -219,6 +220,7 @@ def bars(
     """
     v = _values(values, "values", ndim=1)
     labels = _labels(labels, v.size, "labels")
+    annotate = check_flag(annotate, "annotate")
     highlight = _index(highlight, v.size, "highlight")
     offset = check_real(offset, "offset")
     width = check_real(width, "width")
@@ -289,6 +291,15 @@ def arrows(
         limit = check_real(limit, "limit")
         if limit <= 0:
             raise ValueError(f"limit must be positive, got {limit}")
+    for name, texts in (("labels", labels), ("colors", colors)):
+        if (
+            isinstance(texts, (str, bytes))
+            or not isinstance(texts, Sequence)
+            or not all(isinstance(t, str) for t in texts)
+        ):
+            raise TypeError(f"{name} must be a sequence of str, got {_describe(texts)}")
+    if len(labels) > len(v):
+        raise ValueError(f"labels must name at most one arrow each ({len(v)}), got {len(labels)}")
     if len(colors) < len(v):
         raise ValueError(f"colors must hold one colour per arrow ({len(v)}), got {len(colors)}")
     ax = _ax(ax)

@@ -136,6 +136,7 @@ def ambiguous_readings(text: str) -> tuple[str, str] | None:
     >>> ambiguous_readings("1,946"), ambiguous_readings("0,42"), ambiguous_readings("262,668,288")
     (('1946', '1.946'), None, None)
     """
+    _check_text(text)
     t = _SPACES.sub("", text).replace("\u2212", "-")
     if not _AMBIGUOUS.match(t):
         return None
@@ -156,7 +157,14 @@ def _finite(x: Any, name: str) -> float:
 
 
 def is_blank(text: str) -> bool:
+    """Whether ``text`` holds nothing but spacing characters (the page's grader reads it alike)."""
+    _check_text(text)
     return not _SPACES.sub("", text)
+
+
+def _check_text(text: Any) -> None:
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
 
 
 def within(x: float, target: float, abs_tol: float, rel_tol: float = 0.0) -> bool:
@@ -198,8 +206,8 @@ def _check_messages(slips: Any, right: Any, wrong: Any) -> tuple[Slip, ...]:
     for name, value in (("right", right), ("wrong", wrong)):
         if not isinstance(value, str):
             raise TypeError(f"{name} must be a str, got {short_repr(value)}")
-    if isinstance(slips, (str, bytes, Slip)) or not hasattr(slips, "__iter__"):
-        raise TypeError(f"slips must be a sequence of Slip, got {short_repr(slips)}")
+    if isinstance(slips, (str, bytes, Slip, dict)) or not isinstance(slips, (list, tuple)):
+        raise TypeError(f"slips must be a list or tuple of Slip, got {short_repr(slips)}")
     slips = tuple(itertools.islice(slips, MAX_SLIPS + 1))
     if len(slips) > MAX_SLIPS:
         raise ValueError(f"slips must hold at most {MAX_SLIPS} slips")
@@ -258,6 +266,7 @@ def grade_number(
     slips = _check_messages(slips, right, wrong)
     for slip in slips:
         _finite(slip.value, "a slip's value")
+    _check_text(text)
     if is_blank(text):
         return Grade("blank", BLANK)
     x = parse_number(text)

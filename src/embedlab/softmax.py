@@ -31,7 +31,8 @@ __all__ = [
 def _check_logits(z: Any, name: str, axis: int) -> tuple[np.ndarray, int]:
     z = check_float_array(z, name, min_ndim=1)
     axis = check_axis(axis, z.ndim)
-    check_nbytes(z.shape, work_dtype(z.dtype), name)  # the result has z's shape, broadcast or not
+    # the result, the shifted logits and their exponentials: three arrays of z's shape, broadcast or not
+    check_nbytes((3, *z.shape), work_dtype(z.dtype), name)
     data = compact(z)  # checks on the data itself, not on a broadcast view's expansion
     if np.isnan(data).any():
         raise ValueError(f"{name} must not contain NaN, got {int(np.isnan(data).sum())} NaN value(s)")

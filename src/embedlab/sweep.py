@@ -469,7 +469,17 @@ class Sweep:
             raise ValueError(f"draw must be one of {self.spec.draws}, got {short_repr(draw)}")
         if not _listed(lr, self.spec.lrs):
             raise ValueError(f"lr must be one of {self.spec.lrs}, got {short_repr(lr)}")
-        return [self._index[(draw, n_train, d, hidden, config, lr, s)] for s in self.spec.seeds]
+        # the spec's own values as keys: a float32 0.00125 equals the listed lr but hashes as its exact value
+        key = (draw, n_train, d, hidden, config)
+        key = (
+            tuple(
+                next(a for a in allowed if a == v)
+                for v, allowed in zip(key[:3], (self.spec.draws, self.spec.data_sizes, self.spec.widths), strict=True)
+            )
+            + key[3:]
+        )
+        lr = next(a for a in self.spec.lrs if a == lr)
+        return [self._index[(*key, lr, s)] for s in self.spec.seeds]
 
     def chosen_lr(self, draw: int, n_train: int, d: int, hidden: bool, config: str) -> float:
         """The learning rate with the lowest mean best validation loss over seeds (ties: the smaller)."""

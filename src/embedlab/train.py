@@ -1170,7 +1170,8 @@ def _pca_2d(E: Any, basis: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"{name} must have at least 2 rows to find its principal axes, got shape {E.shape}")
     # float16 is centred in float32 (its mean could overflow); longdouble in float64, which linalg supports.
     dtype = np.float64 if E.dtype == np.longdouble else work_dtype(E.dtype)
-    check_nbytes((2 * E.shape[0] + 2, E.shape[1]), dtype, name)  # the centred rows and the SVD's
+    # the rows in the working dtype, centred, and the SVD's U, Vt and LAPACK workspace (gesdd: a few d x d)
+    check_nbytes((4 * E.shape[0] + 8 * E.shape[1] + 8, E.shape[1]), dtype, name)
     if basis is not None:
         basis = check_float_array(basis, "basis", ndim=2)
         if basis.shape != (E.shape[1], 2):
@@ -1246,9 +1247,12 @@ def class_cosine(E: Any, classes: Any, ids: Any = None) -> tuple[float, float]:
         raise ValueError("ids must not repeat a token (a repeated row would count as a pair with itself)")
     check_nbytes((len(ids), len(ids)), np.float64, "ids" if given_ids else "E")  # every pair's cosine
     rows = E[ids].astype(np.float64)
-    # Scale each row by its largest entry first, so the norm neither overflows nor underflows; a row
-    # of zeros stays zero and has cosine 0 with every row.
-    rows = rows / np.maximum(np.abs(rows).max(axis=1, keepdims=True), np.finfo(np.float64).tiny)
+    top = np.abs(rows).max(axis=1, keepdims=True)
+    if not top.all():  # as embedlab.cosine refuses it: a zero row has no direction
+        zero = int(ids[int(np.argmin(top[:, 0]))])
+        raise ValueError(f"E must have no zero row among ids: row {zero} is zero, so its cosine is undefined")
+    # Scale each row by its largest entry first, so the norm neither overflows nor underflows.
+    rows = rows / top
     rows = rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), np.finfo(np.float64).tiny)
     cos = rows @ rows.T  # (n, n)
     same = classes[ids][:, None] == classes[ids][None, :]

@@ -380,9 +380,12 @@ def gap_plot(sweep: Sweep, axes: Any = None) -> dict[tuple[str, bool, int], Any]
     spec = sweep.spec
     if axes is None:
         _, axes = new_figure((6.4, 5.6), ncols=len(spec.hidden), nrows=2)
-    if not isinstance(axes, (list, tuple, np.ndarray)) or np.size(axes) != 2 * len(spec.hidden):
-        raise TypeError(f"axes must be 2 x {len(spec.hidden)} matplotlib Axes, got {short_repr(axes)}")
-    axes = np.asarray(axes, dtype=object)
+    try:
+        if not isinstance(axes, (list, tuple, np.ndarray)) or np.size(axes) != 2 * len(spec.hidden):
+            raise TypeError(f"axes must be 2 x {len(spec.hidden)} matplotlib Axes, got {short_repr(axes)}")
+        axes = np.asarray(axes, dtype=object)
+    except ValueError:  # ragged nested lists
+        raise TypeError(f"axes must be 2 x {len(spec.hidden)} matplotlib Axes, got a ragged sequence") from None
     if axes.size != 2 * len(spec.hidden) or not all(isinstance(a, Axes) for a in axes.flat):
         raise ValueError(f"axes must be 2 x {len(spec.hidden)} matplotlib Axes, got {axes.size} items")
     axes = axes.reshape(2, len(spec.hidden))

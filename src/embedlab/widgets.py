@@ -54,6 +54,9 @@ __all__ = [
 #: Most values a slider may hold: each is a position, and the static book may render each one.
 MAX_CONTROL_VALUES = 100_000
 
+#: Most pixels one encoded frame may have (a 2x figure of the book's width is about 1.5 million).
+MAX_PIXELS = 2**24
+
 #: Most controls one Explorer may have (each multiplies the static frames).
 MAX_CONTROLS = 8
 
@@ -237,6 +240,8 @@ def float_range(start: float, stop: float, step: float, digits: int = 6) -> tupl
         raise ValueError(f"digits must be in [0, 17] (float64 holds 17 significant digits), got {short_repr(digits)}")
     if step == 0.0:
         raise ValueError("step must be non-zero, got 0")
+    if not math.isfinite(stop - start):
+        raise ValueError(f"start and stop must lie less than 1.8e308 apart (a float64), got {start:g} and {stop:g}")
     if (stop - start) / step < 0:
         raise ValueError(f"step must go from start to stop: got start={start:g}, stop={stop:g}, step={step:g}")
     span = (stop - start) / step
@@ -245,7 +250,10 @@ def float_range(start: float, stop: float, step: float, digits: int = 6) -> tupl
             f"start, stop and step must make at most {MAX_CONTROL_VALUES:,} values: {start:g} to {stop:g} "
             f"in steps of {step:g} would make more"
         )
-    n = math.floor(span + 1e-9 * max(1.0, span))  # whole steps that fit; 0.1-type rounding still reaches stop
+    # Whole steps that fit. The slack covers 0.1-type rounding of step and the rounding of stop - start,
+    # which is up to an ulp of the larger end: large ends a small step apart still reach stop.
+    slack = 1e-9 * max(1.0, span) + 4 * (math.ulp(start) + math.ulp(stop)) / abs(step)
+    n = math.floor(span + slack)
     values = tuple(round(start + i * step, digits) + 0.0 for i in range(n + 1))
     direction = 1.0 if step > 0 else -1.0
     past = any(direction * (v - stop) > 1e-9 * max(1.0, abs(stop)) for v in values)
@@ -261,8 +269,15 @@ def png_bytes(fig: Any, *, colors: int | None = None) -> bytes:
     """Encode a drawn figure as PNG; ``colors`` quantizes to a palette (smaller frames for the book)."""
     display.check_figure(fig)
     colors = _check_colors(colors, "colors")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    if not isinstance(fig.canvas, FigureCanvasAgg):  # a bare Figure(): give it the off-screen canvas
+        FigureCanvasAgg(fig)
     canvas = fig.canvas
-    image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+    width, height = canvas.get_width_height()
+    if getattr(canvas, "renderer", None) is None or canvas.buffer_rgba().nbytes != 4 * width * height:
+        canvas.draw()  # never drawn, or resized since: draw it, so the pixels are the whole figure's
+    image = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
     image = image.convert("RGB")
     if colors:
         # Octree quantization: several times faster than median cut, and smaller files for plots.
@@ -275,8 +290,15 @@ def png_bytes(fig: Any, *, colors: int | None = None) -> bytes:
 def webp_bytes(rgba: np.ndarray) -> bytes:
     """Lossless WebP of an (h, w, 4) RGBA array: exact pixels, transparent areas cost almost nothing."""
     _check_rgba(rgba, "rgba")
+    if rgba.shape[0] * rgba.shape[1] > MAX_PIXELS:
+        raise ValueError(f"rgba must hold at most {MAX_PIXELS:,} pixels, got {rgba.shape[0]} x {rgba.shape[1]}")
     out = io.BytesIO()
-    Image.fromarray(rgba, "RGBA").save(out, format="WEBP", lossless=True, quality=50, method=4)
+    try:
+        Image.fromarray(np.ascontiguousarray(rgba), "RGBA").save(
+            out, format="WEBP", lossless=True, quality=50, method=4
+        )
+    except (OSError, ValueError) as exc:  # Pillow's encoder refusing an image it cannot hold
+        raise ValueError(f"rgba could not be encoded as WebP ({exc})") from None
     return out.getvalue()
 
 
