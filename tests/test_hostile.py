@@ -1191,9 +1191,11 @@ def test_hostile_pass_3_rows(tmp_path):
         state = embedlab.train.adam_state(p)
         embedlab.train.adam_step(p, {"E": np.full((2, 2), 300, np.float16)}, state, lr=0.1)
         assert state["v"]["E"].dtype == np.float32 and np.all(np.isfinite(p["E"]))
-    for args in [(0, 0.7, 0.6, 0), (0, 1, 0.1, 0), (1e16, 1e16 + 8, 1, 6)]:
+    for args in [(0, 0.7, 0.6, 0), (0, 1, 0.1, 0)]:
         with pytest.raises(ValueError, match="digits must keep every value distinct"):
             float_range(*args)
+    with pytest.raises(ValueError, match="step must be larger than the spacing of floats"):
+        float_range(1e16, 1e16 + 8, 1, 6)  # floats 2 apart there: steps of 1 cannot be distinct
 
 
 # ---------------------------------------------------------------- issue 19: what hostile pass 3 left
@@ -1874,3 +1876,86 @@ def test_hostile_pass_5_sizes_under_an_address_space_limit(call):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0 and "too large" in out.stdout, (out.stdout[-300:], out.stderr[-500:])
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 6 found
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda: float_range(1e300, 1.0000000000000002e300, 1.0), "step must be larger than the spacing"),
+        (lambda: Control("x", "x", (0, 1), fmt=lambda v: ["zero", "one"][v]).show(5), "value must be one of"),
+        (lambda: Control("x", "x", (0.5, 1.5), fmt="{:.1f}").show("a"), "value must be one of"),
+        (lambda: Control("x", "x", ("a|b", "c")), "must not show a '|'"),
+        (lambda: plots_mod.heatmap(np.full((2, 2), 1e300)), "matrix must be at most"),
+        (lambda: plots_mod.new_figure((0.1, 0.1)), "figsize must be two positive numbers of inches, from 1"),
+        (lambda: plots_mod.bars([1.7e308, -1.7e308], ["a", "b"]), "values must be at most"),
+        (lambda: plots_mod.curve([0, 1], [1.7e308, -1.7e308]), "y must be at most"),
+        (lambda: plots_mod.curve([1e308, 1e308], [0, 1]), "x must be at most"),
+        (lambda: plots_mod.marker(1e308, 0.0), "x must be at most"),
+        (lambda: plots_mod.arrows([[1.7e308, 0], [0, -1.7e308]]), "vectors must be at most"),
+        (lambda: figures_mod.projection_panels([1e308] * 3, np.array(embedlab.E_TOY)), "h must be at most"),
+        (lambda: figures_mod.projection_panels([1e15] * 3, np.array(embedlab.E_TOY)), "h and E must have lengths"),
+        (lambda: figures_mod.alignment_arrows([1e300, 0.0], {"h": [0.0, 1e300]}), "e must be at most"),
+        (
+            lambda: embedlab.train_plots.geometry_scatter(np.array([[1e308, -1e308], [0, 0]]), ["a", "b"]),
+            "coords must be at most",
+        ),
+        (lambda: figures_mod.saturation_curves((1, 10**300)), "ns must hold counts of at most"),
+    ],
+)
+def test_hostile_pass_6_rows(make, words):
+    _refused_by_name_before_allocating(make, words)
+
+
+def test_hostile_pass_6_right_values():
+    assert float_range(1e300, 1e300, 1.0) == (1e300,)  # one value, as float_range(5.0, 5.0, 1.0) gives (5.0,)
+    assert float_range(1e20, 1e20, 1.0) == (1e20,)
+    assert float_range(1e15, 1e15 + 3, 1.0, 0) == (1e15, 1e15 + 1, 1e15 + 2, 1e15 + 3)  # never past stop
+    assert Control("x", "x", (0, 1, 2), static_every=np.int64(2)).static_values == (0, 2)
+    small = make_corpus(0, n_train=20, n_valid=10, n_test=10)
+    empty = embedlab.corpus.Corpus(small.train, (), small.test, small.vocab, small.classes, 0)
+    assert 0 not in empty.unseen("valid").tolist() and len(empty.unseen("valid")) == small.vocab_size - 1
+    # a drawn figure of large (not huge) values draws without a warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for fig in (
+            plots_mod.heatmap(np.full((2, 2), 1e14))["image"].figure,
+            plots_mod.bars([1e15, -1e15], ["a", "b"]).patches[0].figure,
+            plots_mod.curve([1e15, 1e15], [0, 1]).figure,
+            figures_mod.saturation_curves((1, 10**15))[0],
+        ):
+            assert embedlab.widgets.png_bytes(fig).startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "embedlab.tied_logits(np.ones((3, 1000)), np.broadcast_to(1.0, (4 * 10**5, 1000)))",
+        "embedlab.tied_logits(np.ones((3300, 100)), np.ones((10**5, 100)))",
+        "embedlab.tied_logits(np.ones((2200, 100)), np.ones((10**5, 100)), bias=np.zeros(10**5))",
+        "embedlab.naive_softmax(np.broadcast_to(0.0, 2 * 10**8))",
+        "embedlab.train.loss_and_grads({'E': np.ones((10**5, 2))}, (np.zeros((1100, 1), int), np.zeros(1100, int)))",
+        "embedlab.train.class_cosine(np.random.default_rng(0).normal(size=(15000, 2)), np.arange(15000) % 2)",
+    ],
+)
+def test_hostile_pass_6_sizes_under_an_address_space_limit(call):
+    """Under `ulimit -v 3 GiB`: a value, or a refusal by name, never a MemoryError."""
+    code = textwrap.dedent(
+        f"""
+        import resource, warnings
+        import numpy as np
+        import embedlab, embedlab.train
+        warnings.simplefilter("error")
+        resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, resource.RLIM_INFINITY))
+        try:
+            {call}
+            print("ran")
+        except (TypeError, ValueError) as exc:
+            print("refused:", exc)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and ("too large" in out.stdout or out.stdout == "ran\n"), (
+        out.stdout[-300:],
+        out.stderr[-500:],
+    )

@@ -273,7 +273,9 @@ def test_labels_of_tips_close_together_get_lines_of_their_own():
     assert len(set(offsets)) == 3
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        plots.arrows([[1e308, 0.0], [-1e308, 0.0]], labels=["a", "b"], limit=1.0)  # no overflow warning
+        plots.arrows([[1e15, 0.0], [-1e15, 0.0]], labels=["a", "b"], limit=1.0)  # no overflow warning
+    with pytest.raises(ValueError, match="vectors must be at most 1e\\+15 in size to be drawn"):
+        plots.arrows([[1e308, 0.0], [-1e308, 0.0]], labels=["a", "b"], limit=1.0)
 
 
 def test_heatmap_writes_dark_cells_in_white():

@@ -125,9 +125,9 @@ def test_control_start_value_not_in_values_raises():
         Control("x", "x", (1, 2, 3), value=5)
 
 
-@pytest.mark.parametrize("every", [0, -1, 1.5, "2"])
-def test_control_bad_static_every_raises(every):
-    with pytest.raises(ValueError, match="static_every"):
+@pytest.mark.parametrize(("every", "error"), [(0, ValueError), (-1, ValueError), (1.5, TypeError), ("2", TypeError)])
+def test_control_bad_static_every_raises(every, error):
+    with pytest.raises(error, match="static_every"):
         Control("x", "x", (1, 2, 3), static_every=every)
 
 

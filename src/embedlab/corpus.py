@@ -152,7 +152,8 @@ class Corpus:
     def unseen(self, split: str = "train") -> np.ndarray:
         """Ids of the tokens (other than ``<s>``) that never occur in ``split``."""
         inputs, targets = self.counts(split)
-        return np.flatnonzero((inputs == 0) & (targets == 0))
+        ids = np.flatnonzero((inputs == 0) & (targets == 0))
+        return ids[ids != 0]  # <s> is not a word: it is never unseen
 
 
 def _split(corpus: Corpus, split: str) -> tuple[np.ndarray, ...]:

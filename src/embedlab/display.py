@@ -25,6 +25,7 @@ __all__ = [
     "DPI",
     "FIGURE_WIDTH",
     "MAX_INCHES",
+    "MIN_INCHES",
     "MIN_TEXT_CSS_PX",
     "NARROWEST_COLUMN",
     "PIXEL_RATIO",
@@ -54,6 +55,9 @@ DPI = CSS_WIDTH * PIXEL_RATIO / FIGURE_WIDTH
 #: Largest side (inches) a figure may be given: 100 inches at :data:`DPI` is 22,500 pixels.
 MAX_INCHES = 100.0
 
+#: Smallest side of a figure, in inches: below it the layout cannot hold an axes and its labels.
+MIN_INCHES = 1.0
+
 
 def check_figsize(figsize: Any, name: str = "figsize") -> tuple[float, float]:
     """``figsize`` as two floats: a (width, height) pair of positive inches, each at most :data:`MAX_INCHES`."""
@@ -70,9 +74,10 @@ def check_figsize(figsize: Any, name: str = "figsize") -> tuple[float, float]:
         if isinstance(side, bool) or not isinstance(side, numbers.Real):
             raise TypeError(f"{name} must be a pair of real numbers of inches, got {_short(figsize)}")
     w, h = float(figsize[0]), float(figsize[1])
-    if not (0 < w <= MAX_INCHES and 0 < h <= MAX_INCHES):
+    if not (MIN_INCHES <= w <= MAX_INCHES and MIN_INCHES <= h <= MAX_INCHES):
         raise ValueError(
-            f"{name} must be two positive numbers of inches, at most {MAX_INCHES:g}, got {_short(figsize)}"
+            f"{name} must be two positive numbers of inches, from {MIN_INCHES:g} to {MAX_INCHES:g}, "
+            f"got {_short(figsize)}"
         )
     return w, h
 

@@ -72,10 +72,8 @@ def projection_panels(h: Any, E: Any, labels: Sequence[str] = TOKENS, *, axes: A
         (dashed Line2D from h's tip to the shadow's end), ``titles`` (Text), and ``planes``
         (the (2, d) basis of each panel).
     """
-    h = check_float_array(h, "h", ndim=1)
-    E = check_float_array(E, "E", ndim=2)
-    check_finite(h, "h")
-    check_finite(E, "E")
+    h = plots._values(h, "h", ndim=1)
+    E = plots._values(E, "E", ndim=2)
     if E.shape[1] != h.shape[0]:
         raise ValueError(f"h must have E's width d = {E.shape[1]}, got length {h.shape[0]}")
     labels = _check_labels(labels, E.shape[0])
@@ -88,6 +86,8 @@ def projection_panels(h: Any, E: Any, labels: Sequence[str] = TOKENS, *, axes: A
     axes = np.atleast_1d(axes).ravel()[: E.shape[0]]
     out: dict[str, list] = {"arrows": [], "projections": [], "drops": [], "titles": [], "planes": []}
     lim = 1.15 * max(float(np.linalg.norm(h)), float(np.linalg.norm(E, axis=1).max()))
+    if lim > plots.MAX_DRAWN_VALUE:
+        raise ValueError(f"h and E must have lengths of at most {plots.MAX_DRAWN_VALUE / 1.15:g} to be drawn")
     for ax, e, label in zip(axes, E, labels, strict=True):
         norm_e = float(np.linalg.norm(e))
         if norm_e == 0.0:
@@ -174,6 +174,8 @@ def saturation_curves(ns: Sequence[int] = (3, 100, 50256), t: Any = None, *, ax:
     if not 1 <= len(ns) <= len(colors):
         raise ValueError(f"ns must hold 1 to {len(colors)} counts (one colour each), got {len(ns)}")
     ns = [check_size(n, "ns") for n in ns]
+    if max(ns) > plots.MAX_DRAWN_VALUE:
+        raise ValueError(f"ns must hold counts of at most {plots.MAX_DRAWN_VALUE:g} to be drawn, got {max(ns):,}")
     fig, ax = plots.figure_and_ax(ax, (7.0, 3.6))
     lines, halves = [], []
     for n, color in zip(ns, colors, strict=False):
@@ -228,8 +230,8 @@ def _drawable(x: Any, name: str, ndim: int) -> tuple[np.ndarray, np.dtype]:
     check_finite(arr, name)
     with np.errstate(over="ignore"):
         out = arr.astype(np.float64)  # small by the check above; float16 and longdouble alike
-    if not np.all(np.isfinite(out)) or np.abs(out).max(initial=0.0) > 1e300:
-        raise ValueError(f"{name} must be below 1e300 in size to be drawn")
+    if not np.all(np.isfinite(out)) or np.abs(out).max(initial=0.0) > plots.MAX_DRAWN_VALUE:
+        raise ValueError(f"{name} must be at most {plots.MAX_DRAWN_VALUE:g} in size to be drawn")
     return out, arr.dtype
 
 

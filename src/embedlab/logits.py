@@ -6,7 +6,15 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_embedding, check_finite, check_float_array, check_nbytes, check_size, short_repr
+from ._validation import (
+    check_embedding,
+    check_finite,
+    check_float_array,
+    check_nbytes,
+    check_size,
+    compact,
+    short_repr,
+)
 
 __all__ = [
     "check_context",
@@ -84,6 +92,8 @@ def tied_logits(h: Any, E: Any, bias: Any = None) -> np.ndarray:
     V, d = E.shape
     h = check_context(h, d, E.dtype)
     check_nbytes((*h.shape[:-1], V), E.dtype, "h")  # one logit per context and token
+    if compact(E).shape != E.shape:  # a broadcast E: the product reads it expanded, as the array it would be
+        check_nbytes(E.shape, E.dtype, "E")
     if bias is not None:
         bias = check_float_array(bias, "bias")
         if bias.shape != (V,):
@@ -101,7 +111,7 @@ def tied_logits(h: Any, E: Any, bias: Any = None) -> np.ndarray:
         z = h @ E.T  # (..., V)   <- tying: the output weights are E itself, read in place
     # Checking the V logits costs far less than computing them, and catches NaN/inf inside E
     # without a scan of E on every call.
-    if not np.isfinite(z).all():
+    if not (np.isfinite(z.min()) and np.isfinite(z.max())):  # NaN propagates; no temporary the size of z
         rows = np.unique(np.argwhere(~np.isfinite(z))[:, -1])[:5].tolist()
         if not np.isfinite(E[rows]).all():
             raise ValueError(
@@ -114,8 +124,8 @@ def tied_logits(h: Any, E: Any, bias: Any = None) -> np.ndarray:
         )
     if bias is not None:
         with np.errstate(all="ignore"):
-            z = z + bias.astype(z.dtype, copy=False)
-        if not np.isfinite(z).all():
+            z += bias.astype(z.dtype, copy=False)  # z is this call's own array: added in place, no second copy
+        if not (np.isfinite(z.min()) and np.isfinite(z.max())):
             raise ValueError(
                 f"bias must keep the logits finite in dtype {E.dtype.name}: adding it overflows for token id(s) "
                 f"{np.unique(np.argwhere(~np.isfinite(z))[:, -1])[:5].tolist()}"

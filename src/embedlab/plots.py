@@ -29,6 +29,8 @@ from ._validation import _describe, check_finite, check_flag, check_float_array,
 __all__ = [
     "GREY",
     "MAX_AXES",
+    "MAX_DRAWN",
+    "MAX_DRAWN_VALUE",
     "STYLE",
     "arrows",
     "bars",
@@ -118,6 +120,10 @@ def signed2(value: float) -> str:
 #: Most numbers one drawing takes from one array: a figure of more points than this shows nothing more.
 MAX_DRAWN = 1_000_000
 
+#: Largest size of a number drawn: matplotlib's transforms and tick locators overflow near float64's range,
+#: and no figure of the chapter needs more than a few billion (bytes, parameters).
+MAX_DRAWN_VALUE = 1e15
+
 
 def _values(x: Any, name: str, **kw: Any) -> np.ndarray:
     """A finite float64 array to draw (plots work in float64 whatever the input dtype)."""
@@ -128,7 +134,17 @@ def _values(x: Any, name: str, **kw: Any) -> np.ndarray:
     with np.errstate(over="ignore"):
         out = arr.astype(np.float64)
     check_finite(out, name)  # a longdouble beyond float64's range
+    if np.abs(out).max() > MAX_DRAWN_VALUE:
+        raise ValueError(f"{name} must be at most {MAX_DRAWN_VALUE:g} in size to be drawn, got {np.abs(out).max():g}")
     return out
+
+
+def _drawn_real(value: Any, name: str) -> float:
+    """One finite number small enough to draw (see :data:`MAX_DRAWN_VALUE`)."""
+    x = check_real(value, name)
+    if abs(x) > MAX_DRAWN_VALUE:
+        raise ValueError(f"{name} must be at most {MAX_DRAWN_VALUE:g} in size to be drawn, got {x:g}")
+    return x
 
 
 def _labels(labels: Any, n: int, name: str) -> list[str]:
@@ -181,7 +197,8 @@ def heatmap(
         if annotate:
             for (i, j), value in np.ndenumerate(m):
                 ink = "white" if abs(value) > 0.6 * lim else BLACK  # readable on the map's dark ends
-                texts.append(ax.text(j, i, f"{value:+.1f}", ha="center", va="center", fontsize=11, color=ink))
+                shown = f"{value:+.1f}" if abs(value) < 1e4 else f"{value:+.2g}"  # a large value stays short
+                texts.append(ax.text(j, i, shown, ha="center", va="center", fontsize=11, color=ink))
         ax.set_xticks(range(m.shape[1]), [f"dim {j}" for j in range(m.shape[1])])
         labels = row_labels if row_labels is not None else [str(i) for i in range(m.shape[0])]
         ax.set_yticks(range(m.shape[0]), [f"{i}: {label}" for i, label in enumerate(labels)])
@@ -383,7 +400,7 @@ def curve(x: Any, y: Any, ax: Axes | None = None, *, label: str | None = None, c
 
 def marker(x: float, y: float, ax: Axes | None = None, *, color: str = ORANGE, label: str | None = None) -> Any:
     """A single point, moved later with ``line.set_data([x], [y])``; returns the ``Line2D``."""
-    x, y = check_real(x, "x"), check_real(y, "y")
+    x, y = _drawn_real(x, "x"), _drawn_real(y, "y")
     ax = _ax(ax)
     with style():
         (point,) = ax.plot([x], [y], "o", color=color, markersize=9, zorder=5, label=label)

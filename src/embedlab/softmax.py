@@ -132,7 +132,7 @@ def naive_softmax(z: Any) -> np.ndarray:
     array([nan,  0.])
     """
     z = check_float_array(z, "z", min_ndim=1)  # checked like softmax's input; only the maths is naive
-    check_nbytes(z.shape, np.float64, "z")  # the result, broadcast or not
+    check_nbytes((3, *z.shape), np.float64, "z")  # z in float64, its exponentials and the result
     if np.isnan(compact(z)).any():
         raise ValueError(f"z must not contain NaN, got {int(np.isnan(compact(z)).sum())} NaN value(s)")
     with np.errstate(over="ignore", invalid="ignore"):

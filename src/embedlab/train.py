@@ -184,8 +184,9 @@ def _check_work(p: dict[str, np.ndarray], contexts: np.ndarray) -> np.dtype:
     params = sum(value.size for value in p.values())
     # the parameters in the working dtype, their gradients, the transposes a product may make
     check_nbytes((3 * params + d * d,), dtype, "params")
-    # the rows looked up (n, k, d), logits, exponentials and their gradient (n, V), the hidden layer (n, d)
-    check_nbytes((3 * params + d * d + n * k * d + 3 * n * V + 6 * n * d,), dtype, "batch")
+    # the rows looked up (n, k, d); logits, shifted logits, exponentials, softmax, its gradient and a cast
+    # (n, V) each; the hidden layer and its gradients (n, d)
+    check_nbytes((3 * params + d * d + n * k * d + 6 * n * V + 6 * n * d,), dtype, "batch")
     return dtype
 
 
@@ -1245,7 +1246,8 @@ def class_cosine(E: Any, classes: Any, ids: Any = None) -> tuple[float, float]:
     ids = np.arange(E.shape[0]) if ids is None else check_ids(ids, E.shape[0]).reshape(-1)
     if len(ids) > E.shape[0] or len(np.unique(ids)) != len(ids):  # more ids than rows must repeat one
         raise ValueError("ids must not repeat a token (a repeated row would count as a pair with itself)")
-    check_nbytes((len(ids), len(ids)), np.float64, "ids" if given_ids else "E")  # every pair's cosine
+    # every pair's cosine, and the masks and selections made of it
+    check_nbytes((4, len(ids), len(ids)), np.float64, "ids" if given_ids else "E")
     rows = E[ids].astype(np.float64)
     top = np.abs(rows).max(axis=1, keepdims=True)
     if not top.all():  # as embedlab.cosine refuses it: a zero row has no direction

@@ -151,8 +151,7 @@ class Control:
             object.__setattr__(self, "value", self.values[0])
         elif not self._listed(self.value):
             raise ValueError(f"value of control {self.name!r} must be one of its values, got {short_repr(self.value)}")
-        if isinstance(self.static_every, bool) or not isinstance(self.static_every, int) or self.static_every < 1:
-            raise ValueError(f"static_every must be a positive int, got {short_repr(self.static_every)}")
+        object.__setattr__(self, "static_every", check_size(self.static_every, "static_every"))
         if not (isinstance(self.fmt, str) or callable(self.fmt)):
             raise TypeError(
                 f"fmt of control {self.name!r} must be a format string or a callable, got {_describe(self.fmt)}"
@@ -170,6 +169,8 @@ class Control:
                 raise TypeError(
                     f"fmt of control {self.name!r} must return a str, got {_describe(shown)} for {short_repr(v)}"
                 )
+            if "|" in shown:  # the static page splits a slider's labels on "|"
+                raise ValueError(f"fmt of control {self.name!r} must not show a '|', got {shown!r} for {short_repr(v)}")
 
     def _listed(self, value: Any) -> bool:
         """Whether ``value`` is on the list (``==`` that cannot raise: arrays compare elementwise)."""
@@ -181,6 +182,10 @@ class Control:
             return False
 
     def show(self, value: Any) -> str:
+        """The text shown for ``value``, one of the control's values."""
+        if not self._listed(value):
+            raise ValueError(f"value must be one of control {self.name!r}'s values, got {short_repr(value)}")
+        value = self.values[self.values.index(value)]
         return self.fmt(value) if callable(self.fmt) else self.fmt.format(value)
 
     def snap(self, value: Any) -> Any:
@@ -242,6 +247,13 @@ def float_range(start: float, stop: float, step: float, digits: int = 6) -> tupl
         raise ValueError("step must be non-zero, got 0")
     if not math.isfinite(stop - start):
         raise ValueError(f"start and stop must lie less than 1.8e308 apart (a float64), got {start:g} and {stop:g}")
+    if start == stop:
+        return (round(start, digits) + 0.0,)
+    if abs(step) <= math.ulp(start) + math.ulp(stop):
+        raise ValueError(
+            f"step must be larger than the spacing of floats at start and stop ({math.ulp(start):g} and "
+            f"{math.ulp(stop):g}), or the values would not be distinct; got {step:g}"
+        )
     if (stop - start) / step < 0:
         raise ValueError(f"step must go from start to stop: got start={start:g}, stop={stop:g}, step={step:g}")
     span = (stop - start) / step
@@ -250,13 +262,13 @@ def float_range(start: float, stop: float, step: float, digits: int = 6) -> tupl
             f"start, stop and step must make at most {MAX_CONTROL_VALUES:,} values: {start:g} to {stop:g} "
             f"in steps of {step:g} would make more"
         )
-    # Whole steps that fit. The slack covers 0.1-type rounding of step and the rounding of stop - start,
-    # which is up to an ulp of the larger end: large ends a small step apart still reach stop.
-    slack = 1e-9 * max(1.0, span) + 4 * (math.ulp(start) + math.ulp(stop)) / abs(step)
+    # Whole steps that fit. The slack covers 0.1-type rounding of step, and ends written in decimal that
+    # float64 holds to half an ulp each (large ends a small step apart still reach stop); below 1/2 step.
+    slack = 1e-9 * max(1.0, span) + (math.ulp(start) + math.ulp(stop)) / (2 * abs(step))
     n = math.floor(span + slack)
     values = tuple(round(start + i * step, digits) + 0.0 for i in range(n + 1))
     direction = 1.0 if step > 0 else -1.0
-    past = any(direction * (v - stop) > 1e-9 * max(1.0, abs(stop)) for v in values)
+    past = any(direction * (v - stop) > 1e-9 * max(1.0, abs(step)) + math.ulp(stop) for v in values)
     if past or any(direction * (b - a) <= 0 for a, b in itertools.pairwise(values)):
         raise ValueError(
             f"digits must keep every value distinct and within stop: {digits} digits round steps of {step:g} "
