@@ -1007,7 +1007,7 @@ _ZR = np.random.default_rng(0).normal(size=(50, 4))
             "g_one must hold at most",
         ),
         (lambda: figures_mod.tie_scatter(_ZR, _ZR[:, :2], i=0, j=3), "z_dup must have one column per token"),
-        (lambda: figures_mod.tie_scatter(np.full((5, 4), 1.75e308), _ZR[:5]), "z_real must be below 1e300"),
+        (lambda: figures_mod.tie_scatter(np.full((5, 4), 1.75e308), _ZR[:5]), "z_real must be at most 1e+15"),
         (lambda: figures_mod.tie_scatter(np.broadcast_to(1.0, (2 * 10**8, 4)), _ZR), "z_real must hold at most"),
         (lambda: figures_mod.tie_scatter(_ZR, _ZR, labels=None), "labels must be"),
         (lambda: architectures_mod.embedding_share("x" * 100_000), "name_or_config must be a known model"),

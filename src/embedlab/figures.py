@@ -222,7 +222,7 @@ def gradient_sizes(n: int = 3, t: Any = None, *, ax: Any = None) -> tuple[Any, d
 MAX_DRAWN = 1_000_000
 
 
-def _drawable(x: Any, name: str, ndim: int) -> tuple[np.ndarray, np.dtype]:
+def _drawable(x: Any, name: str, ndim: int, most: float | None = None) -> tuple[np.ndarray, np.dtype]:
     """``x`` as a finite float64 array of at most :data:`MAX_DRAWN` numbers (sized before any copy), and its dtype."""
     arr = check_float_array(x, name, ndim=ndim)
     if arr.size > MAX_DRAWN:
@@ -230,8 +230,9 @@ def _drawable(x: Any, name: str, ndim: int) -> tuple[np.ndarray, np.dtype]:
     check_finite(arr, name)
     with np.errstate(over="ignore"):
         out = arr.astype(np.float64)  # small by the check above; float16 and longdouble alike
-    if not np.all(np.isfinite(out)) or np.abs(out).max(initial=0.0) > plots.MAX_DRAWN_VALUE:
-        raise ValueError(f"{name} must be at most {plots.MAX_DRAWN_VALUE:g} in size to be drawn")
+    most = plots.MAX_DRAWN_VALUE if most is None else most
+    if not np.all(np.isfinite(out)) or np.abs(out).max(initial=0.0) > most:
+        raise ValueError(f"{name} must be at most {most:g} in size to be drawn")
     return out, arr.dtype
 
 
@@ -261,9 +262,9 @@ def output_path_panels(
         the row of each arrow), ``points`` (each panel's (V, 2) arrow ends, in row order), ``plane``
         (the (2, d) basis) and ``ranks`` (numerical rank of each matrix).
     """
-    (g_one, dt_one), (g_batch, dt_batch), (h, _) = (
-        _drawable(x, n, k) for x, n, k in ((g_one, "g_one", 2), (g_batch, "g_batch", 2), (h, "h", 1))
-    )
+    g_one, dt_one = _drawable(g_one, "g_one", 2)
+    g_batch, dt_batch = _drawable(g_batch, "g_batch", 2)
+    h = _drawable(h, "h", 1, most=1e300)[0]  # h gives only a direction (scaled to unit size below)
     if h.shape[0] < 2:
         raise ValueError(f"h must have at least 2 components to span a plane, got {h.shape[0]}")
     for name, g in (("g_one", g_one), ("g_batch", g_batch)):
