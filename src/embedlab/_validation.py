@@ -41,6 +41,8 @@ def short_repr(x: Any, limit: int = _REPR_LIMIT) -> str:
         return f"array(dtype={x.dtype}, shape={x.shape})"
     if isinstance(x, (str, bytes)) and len(x) > 4 * limit:
         x = x[: 2 * limit]  # repr of a huge string would itself be huge: cut before quoting
+    if isinstance(x, int) and x.bit_length() > 4 * limit:  # repr of a huge int is slow, or refused past 4300 digits
+        return f"<an int of {x.bit_length():,} bits>"
     try:
         text = repr(x)
     except Exception:  # a broken __repr__ must not turn a clean error into another one
@@ -55,6 +57,10 @@ def _describe(x: Any) -> str:
     if isinstance(x, np.ndarray):
         return f"an array of dtype {x.dtype} and shape {x.shape}"
     return f"{type(x).__name__} {short_repr(x)}"
+
+
+#: Address space kept free under ``RLIMIT_AS`` for what NumPy's BLAS allocates inside a product.
+BLAS_RESERVE = 512 * 2**20
 
 
 def _address_space_used() -> int:
@@ -79,7 +85,8 @@ def _max_bytes() -> int:
 
         soft, _ = resource.getrlimit(resource.RLIMIT_AS)
         if soft != resource.RLIM_INFINITY:
-            limit = min(limit, int(soft) - _address_space_used())
+            # less what the process holds, and room for the BLAS library's own buffers during a product
+            limit = min(limit, int(soft) - _address_space_used() - BLAS_RESERVE)
     except (ImportError, AttributeError, ValueError, OSError):  # not on this platform
         pass
     return limit
@@ -104,6 +111,8 @@ def check_size(value: Any, name: str) -> int:
     """Return ``value`` as a Python int, requiring a positive integer (not a bool)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be a positive integer, got {_describe(value)}")
+    if abs(int(value)).bit_length() > 8192:  # no size is this large; past 4,300 digits Python will not print it
+        raise ValueError(f"{name} must be a positive integer below 2**8192, got {short_repr(int(value))}")
     if value <= 0:
         raise ValueError(f"{name} must be a positive integer, got {short_repr(int(value))}")
     return int(value)

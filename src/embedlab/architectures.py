@@ -18,9 +18,12 @@ Import on demand: ``from embedlab import architectures``.
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
 from dataclasses import dataclass
 from typing import Any, NamedTuple
+
+import numpy as np
 
 from ._validation import _describe, check_flag, check_size, short_repr
 
@@ -171,6 +174,13 @@ Config = DecoderConfig | BertConfig | T5Config
 
 
 def _check_common(c: Any) -> None:
+    # NumPy ints and bools stored as Python ones first: sums of uint8 or int64 sizes would wrap around
+    for f in dataclasses.fields(c):
+        value = getattr(c, f.name)
+        if isinstance(value, np.bool_):
+            object.__setattr__(c, f.name, bool(value))
+        elif isinstance(value, np.integer):
+            object.__setattr__(c, f.name, int(value))
     if not isinstance(c.name, str):
         raise TypeError(f"name must be a str, got {_describe(c.name)}")
     for field in ("vocab_size", "d_model", "n_layers", "n_heads"):

@@ -13,6 +13,7 @@ objects do not occur in the training split at all.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,8 +108,9 @@ class Corpus:
             raise TypeError(f"classes must be a NumPy array of str (one per token), got {short_repr(classes)}")
         if classes.shape != (V,):
             raise ValueError(f"classes must have shape ({V},), one per token of vocab, got {classes.shape}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+        if isinstance(self.seed, (bool, np.bool_)) or not isinstance(self.seed, numbers.Integral) or self.seed < 0:
             raise TypeError(f"seed must be a non-negative int, got {short_repr(self.seed)}")
+        object.__setattr__(self, "seed", int(self.seed))
         for split in ("train", "valid", "test"):
             sentences = getattr(self, split)
             if not isinstance(sentences, tuple):

@@ -14,6 +14,8 @@ This module imports matplotlib only inside its functions, so ``import embedlab``
 from __future__ import annotations
 
 import io
+import numbers
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -25,7 +27,6 @@ __all__ = [
     "DPI",
     "FIGURE_WIDTH",
     "MAX_INCHES",
-    "MIN_INCHES",
     "MIN_TEXT_CSS_PX",
     "NARROWEST_COLUMN",
     "PIXEL_RATIO",
@@ -36,6 +37,7 @@ __all__ = [
     "fit",
     "fitted_size",
     "notebook_setup",
+    "quiet_layout",
     "text_sizes_css",
 ]
 
@@ -55,9 +57,6 @@ DPI = CSS_WIDTH * PIXEL_RATIO / FIGURE_WIDTH
 #: Largest side (inches) a figure may be given: 100 inches at :data:`DPI` is 22,500 pixels.
 MAX_INCHES = 100.0
 
-#: Smallest side of a figure, in inches: below it the layout cannot hold an axes and its labels.
-MIN_INCHES = 1.0
-
 
 def check_figsize(figsize: Any, name: str = "figsize") -> tuple[float, float]:
     """``figsize`` as two floats: a (width, height) pair of positive inches, each at most :data:`MAX_INCHES`."""
@@ -74,10 +73,9 @@ def check_figsize(figsize: Any, name: str = "figsize") -> tuple[float, float]:
         if isinstance(side, bool) or not isinstance(side, numbers.Real):
             raise TypeError(f"{name} must be a pair of real numbers of inches, got {_short(figsize)}")
     w, h = float(figsize[0]), float(figsize[1])
-    if not (MIN_INCHES <= w <= MAX_INCHES and MIN_INCHES <= h <= MAX_INCHES):
+    if not (0 < w <= MAX_INCHES and 0 < h <= MAX_INCHES):
         raise ValueError(
-            f"{name} must be two positive numbers of inches, from {MIN_INCHES:g} to {MAX_INCHES:g}, "
-            f"got {_short(figsize)}"
+            f"{name} must be two positive numbers of inches, at most {MAX_INCHES:g}, got {_short(figsize)}"
         )
     return w, h
 
@@ -141,7 +139,7 @@ def text_sizes_css(fig: Any, shown_width: float | None = None) -> list[tuple[str
 
     check_figure(fig)
     if shown_width is not None:
-        if isinstance(shown_width, bool) or not isinstance(shown_width, (int, float)):
+        if isinstance(shown_width, (bool, np.bool_)) or not isinstance(shown_width, numbers.Real):
             raise TypeError(f"shown_width must be a number of CSS pixels, got {type(shown_width).__name__}")
         if not 0 < shown_width < 1e9:  # a Python int beyond float range compares without overflowing
             raise ValueError(f"shown_width must be a positive number of CSS px below 1e9, got {_short(shown_width)}")
@@ -176,6 +174,15 @@ def _geometry(fig: Any) -> Iterator[Any]:
         fig.set_dpi(dpi)
 
 
+@contextmanager
+def quiet_layout() -> Iterator[None]:
+    """Draw without matplotlib's warning that constrained layout gave up (axes too small for their labels,
+    a very long label): the figure is then drawn with its plain layout, which is the caller's to judge."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="constrained_layout not applied", category=UserWarning)
+        yield
+
+
 def figure_png(fig: Any) -> tuple[bytes, dict[str, int]]:
     """A figure as a sharp PNG and its display metadata: ``PIXEL_RATIO`` x the pixels of its CSS width.
 
@@ -185,7 +192,7 @@ def figure_png(fig: Any) -> tuple[bytes, dict[str, int]]:
     """
     check_figure(fig)
     out = io.BytesIO()
-    with _geometry(fig):
+    with _geometry(fig), quiet_layout():
         fig.savefig(out, format="png", dpi=DPI, facecolor="white", metadata={"Software": None})
         width = css_size(fig)[0]
     return out.getvalue(), {"width": width}

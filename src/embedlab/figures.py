@@ -175,7 +175,7 @@ def saturation_curves(ns: Sequence[int] = (3, 100, 50256), t: Any = None, *, ax:
         raise ValueError(f"ns must hold 1 to {len(colors)} counts (one colour each), got {len(ns)}")
     ns = [check_size(n, "ns") for n in ns]
     if max(ns) > plots.MAX_DRAWN_VALUE:
-        raise ValueError(f"ns must hold counts of at most {plots.MAX_DRAWN_VALUE:g} to be drawn, got {max(ns):,}")
+        raise ValueError(f"ns must hold counts of at most {plots.MAX_DRAWN_VALUE:g}, got {short_repr(max(ns))}")
     fig, ax = plots.figure_and_ax(ax, (7.0, 3.6))
     lines, halves = [], []
     for n, color in zip(ns, colors, strict=False):

@@ -122,8 +122,11 @@ def finite_difference_grad(loss: Callable[[np.ndarray], float], E: Any, eps: flo
             f"got shape {E.shape}"
         )
     E = np.array(E, dtype=np.float64)  # a private float64 copy to perturb
-    if not (isinstance(eps, float) and 0 < eps <= 1):
-        raise ValueError(f"eps must be a positive float, at most 1, got {short_repr(eps)}")
+    eps = check_real(eps, "eps")
+    if not 0 < eps <= 1:
+        raise ValueError(f"eps must be a positive number, at most 1, got {short_repr(eps)}")
+    if eps < 64 * float(np.spacing(np.abs(E).max())):  # E + eps would round back to E: a difference of 0
+        raise ValueError(f"eps must be well above the spacing of floats at E's largest entry, got {eps:g}")
     grad = np.zeros_like(E)
     for idx in np.ndindex(*E.shape):
         old = E[idx]
@@ -132,5 +135,8 @@ def finite_difference_grad(loss: Callable[[np.ndarray], float], E: Any, eps: flo
         E[idx] = old - eps
         down = check_real(loss(E), "loss(E)")
         E[idx] = old
-        grad[idx] = (up - down) / (2 * eps)
+        with np.errstate(over="ignore"):
+            grad[idx] = (up - down) / (2 * eps)
+        if not np.isfinite(grad[idx]):
+            raise ValueError(f"loss(E) changes too fast for eps {eps:g}: its central difference at {idx} overflows")
     return grad

@@ -9,6 +9,7 @@ not an error from deep inside matplotlib.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any
@@ -124,6 +125,9 @@ MAX_DRAWN = 1_000_000
 #: and no figure of the chapter needs more than a few billion (bytes, parameters).
 MAX_DRAWN_VALUE = 1e15
 
+#: Most arrows one arrow plot draws, and most bars one bar chart: more could not be told apart.
+MAX_ARROWS, MAX_BARS = 100, 1000
+
 
 def _values(x: Any, name: str, **kw: Any) -> np.ndarray:
     """A finite float64 array to draw (plots work in float64 whatever the input dtype)."""
@@ -183,6 +187,8 @@ def heatmap(
     """
     m = _values(matrix, "matrix", ndim=2)
     annotate = check_flag(annotate, "annotate")
+    if max(m.shape) > 1000:
+        raise ValueError(f"matrix must have at most 1,000 rows and columns to be drawn with their ticks, got {m.shape}")
     if m.size > 10_000 and annotate:
         raise ValueError(f"matrix is too large to write every value in ({m.shape}); pass annotate=False")
     if row_labels is not None:
@@ -236,6 +242,8 @@ def bars(
     Returns the ``BarContainer``; move it with :func:`update_bars`.
     """
     v = _values(values, "values", ndim=1)
+    if v.size > MAX_BARS:
+        raise ValueError(f"values must hold at most {MAX_BARS:,} bars to be told apart, got {v.size:,}")
     labels = _labels(labels, v.size, "labels")
     annotate = check_flag(annotate, "annotate")
     highlight = _index(highlight, v.size, "highlight")
@@ -305,9 +313,11 @@ def arrows(
     """
     v = _vectors_2d(vectors)
     if limit is not None:
-        limit = check_real(limit, "limit")
+        limit = _drawn_real(limit, "limit")
         if limit <= 0:
             raise ValueError(f"limit must be positive, got {limit}")
+    if len(v) > MAX_ARROWS:
+        raise ValueError(f"vectors must hold at most {MAX_ARROWS} arrows to be told apart, got {len(v):,}")
     for name, texts in (("labels", labels), ("colors", colors)):
         if (
             isinstance(texts, (str, bytes))
@@ -391,6 +401,10 @@ def curve(x: Any, y: Any, ax: Axes | None = None, *, label: str | None = None, c
         raise ValueError(f"x and y must have the same length, got {xs.size} and {ys.size}")
     ax = _ax(ax)
     unknown = sorted(k for k in kw if not hasattr(Line2D, f"set_{k}"))
+    for key, value in kw.items():  # a width or a marker size: a few points, not 1e308 of them
+        if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
+            if not abs(check_real(value, key)) <= 1000:
+                raise ValueError(f"{key} must be at most 1000 in size, got {short_repr(value)}")
     if unknown:
         raise TypeError(f"curve got keyword arguments a line does not have: {', '.join(unknown)}")
     with style():

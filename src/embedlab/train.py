@@ -408,8 +408,8 @@ def adam_step(
     if not (0 <= b1 < 1 and 0 <= b2 < 1):
         raise ValueError(f"betas must be in [0, 1), got {short_repr(betas)}")
     eps = check_real(eps, "eps")
-    if eps <= 0:
-        raise ValueError(f"eps must be positive (it keeps the step finite where a gradient was 0), got {eps!r}")
+    if not 1e-30 <= eps <= 1.0:  # below it, squared gradients that underflow to 0 would give steps of 1/eps
+        raise ValueError(f"eps must be in [1e-30, 1] (it keeps the step finite where a gradient was 0), got {eps!r}")
     t = state.get("t") if isinstance(state, dict) else None
     if not (isinstance(state, dict) and {"t", "m", "v"} <= set(state) and isinstance(t, int) and t is not True):
         raise TypeError("state must be the dict adam_state(params) made")
@@ -424,7 +424,27 @@ def adam_step(
             check_finite(check_float_array(held, where, convert_int=False), where)
             if part == "v" and (compact(held) < 0).any():
                 raise ValueError(f"{where} must be non-negative (a running mean of squared gradients)")
-    _adam_step(params, grads, state, lr, (b1, b2), eps)
+    # The step is computed aside and kept only if every moment and parameter is finite: an overflow is refused
+    # by name and leaves params and state as they were.
+    t += 1
+    new = {}
+    with np.errstate(all="ignore"):
+        for name, g in grads.items():
+            g = g.astype(state["m"][name].dtype, copy=False)  # the same arithmetic as the loop's kernel below
+            m = b1 * state["m"][name] + (1 - b1) * g
+            v = b2 * state["v"][name] + (1 - b2) * g**2
+            p = params[name] - lr * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)
+            p_cast = p.astype(params[name].dtype, copy=False)
+            if not all(np.isfinite(a.min()) and np.isfinite(a.max()) for a in (m, v, p_cast)):
+                raise ValueError(
+                    f"grads[{name!r}] and lr give a step that overflows dtype {params[name].dtype} "
+                    "(a moment or the parameter would become inf); scale the gradients or lr down"
+                )
+            new[name] = (m, v, p_cast)
+    for name, (m, v, p) in new.items():
+        state["m"][name], state["v"][name] = m, v
+        params[name][...] = p
+    state["t"] = t
 
 
 def _adam_step(

@@ -27,10 +27,12 @@ import itertools
 import math
 import numbers
 import struct
+import sys
 import time
 import zlib
 from collections.abc import Callable, Iterable, Sequence, Sized
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -206,11 +208,16 @@ class Control:
         if math.isnan(x):
             return self.value
         lo, hi = min(self.values), max(self.values)
-        if x <= lo:
-            return lo
-        if x >= hi:
-            return hi
-        return min(self.values, key=lambda v: abs(_as_float(v) - x))
+        if isinstance(value, (float, np.floating)) and np.isinf(value):  # a float +-inf: an end of the list
+            return lo if value < 0 else hi
+        if all(math.isfinite(_as_float(v)) and type(v) is not np.longdouble for v in self.values) and (
+            math.isfinite(x) and type(value) is not np.longdouble
+        ):
+            if x <= lo or x >= hi:  # beyond an end (distances far out would round to ties)
+                return lo if x <= lo else hi
+            return min(self.values, key=lambda v: abs(_as_float(v) - x))  # every value a float64: the fast way
+        exact = _exact(value)  # ints beyond float64, or longdouble: compared exactly, not as +-inf
+        return min(self.values, key=lambda v: abs(_exact(v) - exact))
 
     @property
     def static_values(self) -> tuple[Any, ...]:
@@ -249,9 +256,9 @@ def float_range(start: float, stop: float, step: float, digits: int = 6) -> tupl
         raise ValueError(f"start and stop must lie less than 1.8e308 apart (a float64), got {start:g} and {stop:g}")
     if start == stop:
         return (round(start, digits) + 0.0,)
-    if abs(step) <= math.ulp(start) + math.ulp(stop):
+    if abs(step) < max(math.ulp(start), math.ulp(stop)):
         raise ValueError(
-            f"step must be larger than the spacing of floats at start and stop ({math.ulp(start):g} and "
+            f"step must be at least the spacing of floats at start and stop ({math.ulp(start):g} and "
             f"{math.ulp(stop):g}), or the values would not be distinct; got {step:g}"
         )
     if (stop - start) / step < 0:
@@ -264,11 +271,15 @@ def float_range(start: float, stop: float, step: float, digits: int = 6) -> tupl
         )
     # Whole steps that fit. The slack covers 0.1-type rounding of step, and ends written in decimal that
     # float64 holds to half an ulp each (large ends a small step apart still reach stop); below 1/2 step.
-    slack = 1e-9 * max(1.0, span) + (math.ulp(start) + math.ulp(stop)) / (2 * abs(step))
+    slack = 8 * sys.float_info.epsilon * max(1.0, span) + min(
+        0.25, (math.ulp(start) + math.ulp(stop)) / (2 * abs(step))
+    )
     n = math.floor(span + slack)
     values = tuple(round(start + i * step, digits) + 0.0 for i in range(n + 1))
     direction = 1.0 if step > 0 else -1.0
-    past = any(direction * (v - stop) > 1e-9 * max(1.0, abs(step)) + math.ulp(stop) for v in values)
+    # stop itself where the last value misses it by a few units of the last place (3 x 0.1 is 0.30000000000000004)
+    values = tuple(stop if 0 < direction * (v - stop) <= 4 * math.ulp(stop) else v for v in values)
+    past = any(direction * (v - stop) > 0 for v in values)  # no value passes stop, by any amount
     if past or any(direction * (b - a) <= 0 for a, b in itertools.pairwise(values)):
         raise ValueError(
             f"digits must keep every value distinct and within stop: {digits} digits round steps of {step:g} "
@@ -288,7 +299,8 @@ def png_bytes(fig: Any, *, colors: int | None = None) -> bytes:
     canvas = fig.canvas
     width, height = canvas.get_width_height()
     if getattr(canvas, "renderer", None) is None or canvas.buffer_rgba().nbytes != 4 * width * height:
-        canvas.draw()  # never drawn, or resized since: draw it, so the pixels are the whole figure's
+        with display.quiet_layout():
+            canvas.draw()  # never drawn, or resized since: draw it, so the pixels are the whole figure's
     image = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
     image = image.convert("RGB")
     if colors:
@@ -348,6 +360,8 @@ class BandedPNG:
 
     def __init__(self, background: np.ndarray, band: int = 16) -> None:
         _check_rgba(background, "background")
+        if background.shape[0] * background.shape[1] > MAX_PIXELS:
+            raise ValueError(f"background must hold at most {MAX_PIXELS:,} pixels, got {background.shape[:2]}")
         band = check_size(band, "band")
         self.background = np.array(background, dtype=np.uint8, copy=True, order="C")  # (h, w, 4) RGBA, kept
         self.h, self.w = self.background.shape[:2]
@@ -504,7 +518,8 @@ class Explorer:
         self.readout = readout
         canvas = self.fig.canvas
         if self._background is None:
-            canvas.draw()  # runs the layout once and draws everything that does not move
+            with display.quiet_layout():
+                canvas.draw()  # runs the layout once and draws everything that does not move
             # Freeze the layout: the constrained-layout solver would otherwise rerun on each draw.
             self.fig.set_layout_engine("none")
             self._background = canvas.copy_from_bbox(self.fig.bbox)
@@ -668,6 +683,13 @@ def _check_colors(colors: Any, name: str) -> int | None:
     if not 2 <= colors <= 256:
         raise ValueError(f"{name} must be None or an int in [2, 256] (a PNG palette), got {short_repr(colors)}")
     return int(colors)
+
+
+def _exact(x: Any) -> Fraction:
+    """The exact value of a finite real number (an int, a float, a NumPy scalar of any width)."""
+    if isinstance(x, numbers.Integral):
+        return Fraction(int(x))
+    return Fraction(*x.as_integer_ratio())
 
 
 def _as_float(x: Any) -> float:
