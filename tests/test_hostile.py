@@ -1861,6 +1861,12 @@ def test_hostile_pass_5_right_values(capsys):
 )
 def test_hostile_pass_5_sizes_under_an_address_space_limit(call):
     """Under `ulimit -v 3 GiB` each call is refused by name before allocating, not by a MemoryError."""
+    out = _under_3_gib(call)
+    assert out.returncode == 0 and "too large" in out.stdout, (out.stdout[-300:], out.stderr[-500:])
+
+
+def _under_3_gib(call: str) -> subprocess.CompletedProcess:
+    """Run ``call`` in a fresh Python whose address space is limited to 3 GiB; it prints "ran" or "refused: ..."."""
     code = textwrap.dedent(
         f"""
         import resource, warnings
@@ -1875,8 +1881,7 @@ def test_hostile_pass_5_sizes_under_an_address_space_limit(call):
             print("refused:", exc)
         """
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0 and "too large" in out.stdout, (out.stdout[-300:], out.stderr[-500:])
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
 
 
 # ---------------------------------------------------------------- issue 19: what hostile pass 6 found
@@ -1941,21 +1946,7 @@ def test_hostile_pass_6_right_values():
 )
 def test_hostile_pass_6_sizes_under_an_address_space_limit(call):
     """Under `ulimit -v 3 GiB`: a value, or a refusal by name, never a MemoryError."""
-    code = textwrap.dedent(
-        f"""
-        import resource, warnings
-        import numpy as np
-        import embedlab, embedlab.train
-        warnings.simplefilter("error")
-        resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, resource.RLIM_INFINITY))
-        try:
-            {call}
-            print("ran")
-        except (TypeError, ValueError) as exc:
-            print("refused:", exc)
-        """
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    out = _under_3_gib(call)
     assert out.returncode == 0 and ("too large" in out.stdout or out.stdout == "ran\n"), (
         out.stdout[-300:],
         out.stderr[-500:],
