@@ -2014,3 +2014,28 @@ def test_hostile_pass_7_right_values():
 def test_hostile_pass_7_blas_room_under_an_address_space_limit(call):
     """OpenBLAS's own buffers get room under `ulimit -v`: a refusal by name or a value, never an exit."""
     test_hostile_pass_6_sizes_under_an_address_space_limit(call)
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 8 found
+def test_hostile_pass_8_rows():
+    # ints beyond 2**53 are compared exactly, not rounded to float64
+    assert Control("x", "x", (2**54, 2**54 + 3)).snap(2**54 + 2) == 2**54 + 3
+    assert Control("x", "x", (np.uint64(2**64 - 1), np.uint64(2**64 - 4))).snap(np.uint64(2**64 - 2)) == 2**64 - 1
+    with pytest.raises(ValueError, match="no arrays, NaN or inf"):
+        Control("x", "x", (-math.inf, 0.0))
+    p = {"E": np.ones((1, 1), np.float32)}
+    with pytest.raises(ValueError, match=r"eps must be at least 1\.1e-17 for moments in float32"):
+        embedlab.train.adam_step(
+            p, {"E": np.full((1, 1), 1e-25, np.float32)}, embedlab.train.adam_state(p), 0.1, eps=1e-30
+        )
+    assert p["E"][0, 0] == 1.0  # refused before any change
+    with pytest.raises(ValueError, match=r"got 1000000000000000\.1"):  # the value itself, not rounded by :g
+        plots_mod.curve([1e15, 1e15 + 0.125], [0, 1])
+
+
+def test_hostile_pass_8_adam_sized_under_an_address_space_limit():
+    call = (
+        "p = {'E': np.ones((90000, 1000), np.float32)}; st = embedlab.train.adam_state(p); "
+        "embedlab.train.adam_step(p, {'E': np.full_like(p['E'], 0.5)}, st, 0.1)"
+    )
+    test_hostile_pass_6_sizes_under_an_address_space_limit(call)

@@ -139,7 +139,9 @@ def _values(x: Any, name: str, **kw: Any) -> np.ndarray:
         out = arr.astype(np.float64)
     check_finite(out, name)  # a longdouble beyond float64's range
     if np.abs(out).max() > MAX_DRAWN_VALUE:
-        raise ValueError(f"{name} must be at most {MAX_DRAWN_VALUE:g} in size to be drawn, got {np.abs(out).max():g}")
+        raise ValueError(
+            f"{name} must be at most {MAX_DRAWN_VALUE:g} in size to be drawn, got {float(np.abs(out).max())!r}"
+        )
     return out
 
 
@@ -147,7 +149,7 @@ def _drawn_real(value: Any, name: str) -> float:
     """One finite number small enough to draw (see :data:`MAX_DRAWN_VALUE`)."""
     x = check_real(value, name)
     if abs(x) > MAX_DRAWN_VALUE:
-        raise ValueError(f"{name} must be at most {MAX_DRAWN_VALUE:g} in size to be drawn, got {x:g}")
+        raise ValueError(f"{name} must be at most {MAX_DRAWN_VALUE:g} in size to be drawn, got {x!r}")
     return x
 
 

@@ -424,6 +424,15 @@ def adam_step(
             check_finite(check_float_array(held, where, convert_int=False), where)
             if part == "v" and (compact(held) < 0).any():
                 raise ValueError(f"{where} must be non-negative (a running mean of squared gradients)")
+    # new moments, parameters and the step's temporaries, for every parameter at once, sized before any is made
+    work = work_dtype(*(state["m"][k].dtype for k in grads))
+    check_nbytes((6 * sum(params[k].size for k in grads),), work, "params")
+    moment_dtype = np.result_type(*(state["m"][k].dtype for k in grads))
+    if eps < 100 * np.sqrt(np.finfo(moment_dtype).tiny):  # squared gradients below tiny underflow to 0
+        raise ValueError(
+            f"eps must be at least {100 * np.sqrt(np.finfo(moment_dtype).tiny):.1e} for moments in {moment_dtype}: "
+            f"a smaller gradient's square underflows to 0 and its step would be g / eps, got {eps!r}"
+        )
     # The step is computed aside and kept only if every moment and parameter is finite: an overflow is refused
     # by name and leaves params and state as they were.
     t += 1

@@ -129,9 +129,9 @@ class Control:
                 f"got {len(self.values):,}"
             )
         for v in self.values:
-            if isinstance(v, np.ndarray) or (isinstance(v, (float, np.floating)) and math.isnan(v)):
+            if isinstance(v, np.ndarray) or (isinstance(v, (float, np.floating)) and not np.isfinite(v)):
                 raise ValueError(
-                    f"values of control {self.name!r} must be plain values (no arrays, no NaN), got {short_repr(v)}"
+                    f"values of control {self.name!r} must be plain values (no arrays, NaN or inf), got {short_repr(v)}"
                 )
         numeric = [_is_number(v) for v in self.values]
         if any(numeric) and not all(numeric):
@@ -210,9 +210,7 @@ class Control:
         lo, hi = min(self.values), max(self.values)
         if isinstance(value, (float, np.floating)) and np.isinf(value):  # a float +-inf: an end of the list
             return lo if value < 0 else hi
-        if all(math.isfinite(_as_float(v)) and type(v) is not np.longdouble for v in self.values) and (
-            math.isfinite(x) and type(value) is not np.longdouble
-        ):
+        if all(_in_float64(v) for v in self.values) and _in_float64(value):
             if x <= lo or x >= hi:  # beyond an end (distances far out would round to ties)
                 return lo if x <= lo else hi
             return min(self.values, key=lambda v: abs(_as_float(v) - x))  # every value a float64: the fast way
@@ -683,6 +681,13 @@ def _check_colors(colors: Any, name: str) -> int | None:
     if not 2 <= colors <= 256:
         raise ValueError(f"{name} must be None or an int in [2, 256] (a PNG palette), got {short_repr(colors)}")
     return int(colors)
+
+
+def _in_float64(x: Any) -> bool:
+    """Whether float64 holds ``x`` exactly enough to compare: a float64 or narrower, or an int within 2**53."""
+    if isinstance(x, numbers.Integral):
+        return abs(int(x)) <= 2**53
+    return type(x) is not np.longdouble and math.isfinite(_as_float(x))
 
 
 def _exact(x: Any) -> Fraction:
