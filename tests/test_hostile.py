@@ -23,6 +23,7 @@ import functools
 import importlib
 import inspect
 import io
+import itertools
 import math
 import os
 import pkgutil
@@ -2031,6 +2032,34 @@ def test_hostile_pass_8_rows():
     assert p["E"][0, 0] == 1.0  # refused before any change
     with pytest.raises(ValueError, match=r"got 1000000000000000\.1"):  # the value itself, not rounded by :g
         plots_mod.curve([1e15, 1e15 + 0.125], [0, 1])
+
+
+def test_float_range_digits_are_decimal_places_down_to_the_smallest_float():
+    # digits counts decimal places, so a step of 1e-20 needs more than 17 of them; the refusal says how many
+    assert float_range(1e-20, 5e-20, 1e-20, 21) == (1e-20, 2e-20, 3e-20, 4e-20, 5e-20)  # clean labels
+    with pytest.raises(ValueError, match=r"17 decimal places round steps of 1e-20 .*; digits=20 keeps them"):
+        float_range(1e-20, 5e-20, 1e-20, 17)
+    with pytest.raises(ValueError, match=r"digits must be in \[0, 341\].*got 342"):
+        float_range(0, 1, 0.5, 342)
+    # every suggested digits is one that works, and the value it gives is the grid itself
+    rng = np.random.default_rng(19)
+    for _ in range(300):
+        step = float(10.0 ** rng.uniform(-300, 2) * rng.choice([1, 1.5, 2.5, 3]))
+        start = float(rng.integers(-5, 5)) * step
+        steps = int(rng.integers(1, 40))
+        stop = start + steps * step
+        digits = int(rng.integers(0, 8))
+        try:
+            values = float_range(start, stop, step, digits)
+        except ValueError as err:
+            suggested = re.search(r"digits=(\d+) keeps them", str(err))
+            assert suggested, err
+            digits = int(suggested.group(1))
+            values = float_range(start, stop, step, digits)
+        assert all(b > a for a, b in itertools.pairwise(values)) and values[-1] <= stop
+        assert len(values) == steps + 1, (start, stop, step, digits)  # stop is on the grid: it is reached
+        # each value is within half a unit of its last place of the grid, so each gap within one unit of step
+        assert np.allclose(np.diff(values), step, rtol=1e-9, atol=10.0**-digits), (start, stop, step, digits)
 
 
 def test_hostile_pass_8_adam_sized_under_an_address_space_limit():

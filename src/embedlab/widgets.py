@@ -44,6 +44,7 @@ from .plots import new_figure, style
 
 __all__ = [
     "MAX_CONTROL_VALUES",
+    "MAX_DIGITS",
     "MAX_FRAMES",
     "BandedPNG",
     "Control",
@@ -225,16 +226,21 @@ class Control:
         return tuple(self.values[i] for i in sorted(keep))
 
 
+MAX_DIGITS = 341  # decimal places that still tell apart float64's smallest subnormals (4.9e-324)
+
+
 def float_range(start: float, stop: float, step: float, digits: int = 6) -> tuple[float, ...]:
     """Evenly spaced floats from ``start`` to ``stop`` inclusive, rounded so labels stay clean.
 
-    ``stop`` is included when it lies on the grid; no value ever passes it.
+    ``stop`` is included when it lies on the grid; no value ever passes it. ``digits`` counts
+    decimal places (0 to ``MAX_DIGITS``), so a step of 1e-20 needs at least 20 of them.
 
     Raises
     ------
     TypeError, ValueError
         If an end or the step is not a finite real number, the step is 0 or points away from
-        ``stop``, or the range would hold more than ``MAX_CONTROL_VALUES`` values.
+        ``stop``, the range would hold more than ``MAX_CONTROL_VALUES`` values, or ``digits``
+        places would merge values or pass ``stop`` (the message names the places that would not).
 
     Examples
     --------
@@ -246,8 +252,11 @@ def float_range(start: float, stop: float, step: float, digits: int = 6) -> tupl
     step = check_real(step, "step")
     if isinstance(digits, (bool, np.bool_)) or not isinstance(digits, numbers.Integral):
         raise TypeError(f"digits must be an int, got {_describe(digits)}")
-    if not 0 <= digits <= 17:
-        raise ValueError(f"digits must be in [0, 17] (float64 holds 17 significant digits), got {short_repr(digits)}")
+    if not 0 <= digits <= MAX_DIGITS:
+        raise ValueError(
+            f"digits must be in [0, {MAX_DIGITS}] (decimal places down to float64's smallest value, 4.9e-324, "
+            f"and its 17 significant digits), got {short_repr(digits)}"
+        )
     if step == 0.0:
         raise ValueError("step must be non-zero, got 0")
     if not math.isfinite(stop - start):
@@ -267,6 +276,25 @@ def float_range(start: float, stop: float, step: float, digits: int = 6) -> tupl
             f"start, stop and step must make at most {MAX_CONTROL_VALUES:,} values: {start:g} to {stop:g} "
             f"in steps of {step:g} would make more"
         )
+    values = _rounded_grid(start, stop, step, span, digits)
+    if values is None:
+        # Suggest the fewest places, from the step's leading digit on, that keep the values apart and within
+        # stop; past 17 significant digits of the larger end rounding changes nothing, so the search ends there.
+        lead = -math.floor(math.log10(abs(step)))
+        last = min(MAX_DIGITS, 17 - math.floor(math.log10(max(abs(start), abs(stop)))))
+        enough = next(
+            (d for d in range(max(digits + 1, lead), last + 1) if _rounded_grid(start, stop, step, span, d)), None
+        )
+        raise ValueError(
+            f"digits must keep every value distinct and within stop: {digits} decimal places round steps of "
+            f"{step:g} from {start:g} onto repeated values or past {stop:g}"
+            + (f"; digits={enough} keeps them" if enough is not None else "")
+        )
+    return values
+
+
+def _rounded_grid(start: float, stop: float, step: float, span: float, digits: int) -> tuple[float, ...] | None:
+    """The grid of float_range rounded to ``digits`` places, or None where rounding merges values or passes stop."""
     # Whole steps that fit. The slack covers 0.1-type rounding of step, and ends written in decimal that
     # float64 holds to half an ulp each (large ends a small step apart still reach stop); below 1/2 step.
     slack = 8 * sys.float_info.epsilon * max(1.0, span) + min(
@@ -279,10 +307,7 @@ def float_range(start: float, stop: float, step: float, digits: int = 6) -> tupl
     values = tuple(stop if 0 < direction * (v - stop) <= 4 * math.ulp(stop) else v for v in values)
     past = any(direction * (v - stop) > 0 for v in values)  # no value passes stop, by any amount
     if past or any(direction * (b - a) <= 0 for a, b in itertools.pairwise(values)):
-        raise ValueError(
-            f"digits must keep every value distinct and within stop: {digits} digits round steps of {step:g} "
-            f"from {start:g} onto repeated values or past {stop:g}"
-        )
+        return None
     return values
 
 
