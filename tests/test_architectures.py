@@ -207,3 +207,86 @@ def test_the_other_choice_adds_or_drops_exactly_one_matrix_and_keeps_any_bias(na
     s, f = arch.embedding_share(c), arch.embedding_share(flipped)
     step = c.vocab_size * c.d_model * (1 if c.tied else -1)
     assert f["total"] - s["total"] == step and f["head"] - s["head"] == step
+
+
+# ---------------------------------------------------------------- counts: which count leaves out what
+# Published figures for GPT-2 small, each from a source outside embedlab (book/sources.md):
+GPT2_PAPER = 117_000_000  # Radford et al. (2019), Table 2: the smallest model, "117M"
+NANOGPT_PRINTED = "123.65M"  # nanoGPT's "number of parameters" for GPT-2 small (get_num_params, positions left out)
+GPT2_POSITIONS = 1024 * 768  # n_positions x n_embd in GPT-2's configuration
+
+
+def test_counts_gpt2_small_against_published_figures():
+    c = arch.counts("GPT-2 small")
+    assert c.total == PUBLISHED["GPT-2 small"]
+    assert c.position_embedding == GPT2_POSITIONS == 786_432
+    assert f"{c.without_positions / 1e6:.2f}M" == NANOGPT_PRINTED
+    assert c.total - c.without_positions == GPT2_POSITIONS
+    # Kaplan et al. (2020): N ~ 12 n_layer d_model**2, leaving out biases and norms, which are small
+    kaplan = 12 * 12 * 768**2
+    assert abs(c.non_embedding - kaplan) / kaplan < 0.002 and round(c.non_embedding / 1e6) == 85
+    # no count of the released model is the paper's 117M: each lies millions away
+    assert all(abs(x - GPT2_PAPER) > 6_000_000 for x in (c.total, c.without_positions, c.non_embedding))
+
+
+@pytest.mark.parametrize("name", list(PUBLISHED))
+def test_counts_parts_add_up(name):
+    c = arch.counts(name)
+    s = arch.embedding_share(name)
+    assert c.total == s["total"] and c.token_embedding == s["embedding"] and c.head == s["head"]
+    assert c.non_embedding + c.token_embedding + c.head + c.position_embedding == c.total
+    cfg = arch.get_config(name)
+    assert c.position_embedding == getattr(cfg, "n_positions", 0) * cfg.d_model
+    assert c.head == (0 if cfg.tied else cfg.vocab_size * cfg.d_model) + (
+        cfg.vocab_size if getattr(cfg, "head_bias", False) or isinstance(cfg, arch.BertConfig) else 0
+    )
+
+
+@pytest.mark.parametrize("name", ["GPT-2 small", "GPT-2 medium", "GPT-2 large", "GPT-2 XL"])
+def test_counts_non_embedding_near_kaplans_approximation(name):
+    cfg = arch.get_config(name)
+    kaplan = 12 * cfg.n_layers * cfg.d_model**2
+    assert 1.0 < arch.counts(name).non_embedding / kaplan < 1.003  # biases and norms add a little
+
+
+# ---------------------------------------------------------------- flops_per_token
+@pytest.mark.parametrize("name", ["GPT-2 small", "GPT-2 medium", "GPT-2 large", "GPT-2 XL"])
+def test_flops_three_times_is_nanogpts_training_estimate(name):
+    """nanoGPT's estimate_mfu: 6N + 12 L H Q T per token, N = get_num_params() (positions left out)."""
+    cfg = arch.get_config(name)
+    n = arch.counts(name).without_positions
+    T = 1024
+    nanogpt = 6 * n + 12 * cfg.n_layers * cfg.n_heads * cfg.head_dim * T
+    assert 3 * arch.flops_per_token(name, n_ctx=T).total == nanogpt
+
+
+@pytest.mark.parametrize("name", [n for n in PUBLISHED if isinstance(arch.get_config(n), arch.DecoderConfig)])
+def test_flops_head_is_kaplans_de_embed_row(name):
+    """Kaplan et al. (2020), Table 1: the de-embedding costs 2 d_model n_vocab forward FLOPs per token."""
+    cfg = arch.get_config(name)
+    f = arch.flops_per_token(name, n_ctx=2048)
+    assert f.head == 2 * cfg.d_model * cfg.vocab_size
+    assert f.body == 2 * arch.counts(name).non_embedding
+    assert f.total == f.head + f.body + f.attention and f.head_share == f.head / f.total
+    longer = arch.flops_per_token(name, n_ctx=4096)
+    assert longer.head == f.head and longer.attention == 2 * f.attention  # attention grows with the context
+
+
+def test_flops_head_share_falls_with_width_in_gpt2():
+    shares = [arch.flops_per_token(n, n_ctx=1024).head_share for n in ("GPT-2 small", "GPT-2 XL")]
+    assert shares[0] > 0.25 > 0.05 > shares[1]
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "exc", "message"),
+    [
+        (("T5-small",), {"n_ctx": 512}, ValueError, r"name_or_config must be a decoder-only model.*'T5-small'"),
+        (("BERT-base uncased",), {"n_ctx": 512}, ValueError, r"name_or_config must be a decoder-only"),
+        (("GPT-2 small",), {"n_ctx": 0}, ValueError, r"n_ctx must be a positive integer, got 0"),
+        (("GPT-2 small",), {"n_ctx": 1024.0}, TypeError, r"n_ctx must be a positive integer, got float"),
+        (("GPT-5",), {"n_ctx": 1024}, ValueError, r"name_or_config must be a known model"),
+    ],
+)
+def test_flops_bad_input(args, kwargs, exc, message):
+    with pytest.raises(exc, match=message):
+        arch.flops_per_token(*args, **kwargs)

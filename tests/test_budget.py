@@ -166,3 +166,58 @@ def test_real_models_output_biases():
     """Heads with their own bias: GPT-J's untied lm_head (a Linear with bias) and BERT's tied MLM decoder."""
     with_bias = {m["name"] for m in REAL_MODELS if m["output_bias"]}
     assert with_bias == {"GPT-J 6B", "BERT-base uncased"}
+
+
+# ---------------------------------------------------------------- memory in training, and padding
+def test_regimes_bytes_per_parameter_against_published_figures():
+    from embedlab.budget import REGIMES
+
+    per = {k: sum(n for _, n in parts) for k, parts in REGIMES.items()}
+    # Rajbhandari et al. (2020), ZeRO, section 3.1: mixed-precision Adam holds 2 + 2 + 12 = 16 bytes per
+    # parameter, so "a 1.5B parameter GPT-2 model" needs 24 GB of model states
+    assert per["mixed-precision Adam"] * 1.5e9 == 24e9
+    assert per["float32 Adam"] == 4 * per["float32 at rest"]  # weight, gradient and Adam's two moments
+    assert per["bfloat16 at rest"] * 2 == per["float32 at rest"]
+
+
+def test_memory_bytes_tying_saves_every_copy_in_training():
+    from embedlab.budget import memory_bytes
+
+    V, d = GPT2_V, GPT2_D
+    for regime, per in (("float32 at rest", 4), ("float32 Adam", 16), ("mixed-precision Adam", 16)):
+        saved = memory_bytes(V, d, tied=False, regime=regime) - memory_bytes(V, d, tied=True, regime=regime)
+        assert saved == per * V * d
+    at_rest = memory_bytes(V, d, tied=False) - memory_bytes(V, d, tied=True)
+    in_training = memory_bytes(V, d, tied=False, regime="float32 Adam") - memory_bytes(
+        V, d, tied=True, regime="float32 Adam"
+    )
+    assert in_training == 4 * at_rest
+    assert memory_bytes(4, 3, tied=True, output_bias=True, regime="float32 Adam") == 16 * (12 + 4)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "exc", "message"),
+    [
+        ({"regime": "adam"}, ValueError, r"regime must be one of \['float32 at rest'"),
+        ({"regime": None}, TypeError, r"regime must be a str"),
+        ({"tied": "yes"}, TypeError, r"tied must be True or False"),
+    ],
+)
+def test_memory_bytes_bad_input(kwargs, exc, message):
+    from embedlab.budget import memory_bytes
+
+    with pytest.raises(exc, match=message):
+        memory_bytes(50257, 768, **{"tied": True, **kwargs})
+
+
+def test_padded_vocab_against_nanogpt_and_megatron():
+    from embedlab.budget import padded_vocab
+
+    assert padded_vocab(50257) == 50304  # nanoGPT's GPTConfig vocab_size, "padded up to nearest multiple of 64"
+    assert padded_vocab(50257, 128) == 50304  # Megatron-LM pads to make_vocab_size_divisible_by=128: the same
+    assert padded_vocab(50304) == 50304 and padded_vocab(1) == 64 and padded_vocab(65, 1) == 65
+    assert (padded_vocab(50257) - 50257) * 768 == 36_096  # the parameters the padding adds to GPT-2 small
+    with pytest.raises(ValueError, match="multiple must be a positive integer, got 0"):
+        padded_vocab(50257, 0)
+    with pytest.raises(TypeError, match="vocab_size must be a positive integer, got float"):
+        padded_vocab(50257.0)

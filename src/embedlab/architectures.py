@@ -30,10 +30,14 @@ from ._validation import _describe, check_flag, check_size, short_repr
 __all__ = [
     "CONFIGS",
     "BertConfig",
+    "Counts",
     "DecoderConfig",
+    "Flops",
     "ShareRow",
     "T5Config",
+    "counts",
     "embedding_share",
+    "flops_per_token",
     "get_config",
     "pretraining_head_params",
     "share_table",
@@ -641,3 +645,118 @@ def share_table() -> list[ShareRow]:
     ('T5-small', True, 0.272)
     """
     return [ShareRow(**{field: s[field] for field in ShareRow._fields}) for s in map(embedding_share, CONFIGS)]
+
+
+class Counts(NamedTuple):
+    """The counts of one model that papers, code and model cards quote; see :func:`counts`."""
+
+    name: str
+    total: int
+    without_positions: int
+    non_embedding: int
+    token_embedding: int
+    position_embedding: int
+    head: int
+
+
+def counts(name_or_config: str | Config) -> Counts:
+    """Every count of a model that is commonly quoted, each with what it leaves out.
+
+    ``total``
+        Every parameter, a tied matrix counted once (as :func:`embedding_share` counts the model).
+    ``without_positions``
+        ``total`` less the learned position embeddings: what nanoGPT's ``get_num_params()``
+        reports by default, since the token embedding doubles as the tied output head.
+    ``non_embedding``
+        ``total`` less the token embedding, the output head's own parameters (``head``) and the
+        position embeddings: the N of the scaling-law papers (Kaplan et al., 2020).
+
+    Parameters
+    ----------
+    name_or_config : str or DecoderConfig or BertConfig or T5Config
+        A name from :data:`CONFIGS` or a configuration.
+
+    Returns
+    -------
+    Counts
+        With ``token_embedding`` (V x d), ``position_embedding`` (learned rows x d, 0 for rotary or
+        relative positions) and ``head`` (the head's own matrix and bias, as in
+        :func:`embedding_share`: 0 for GPT-2, V x d + V for GPT-J), all ints.
+
+    Examples
+    --------
+    >>> c = counts("GPT-2 small")
+    >>> c.total, c.without_positions, c.non_embedding, c.position_embedding
+    (124439808, 123653376, 85056000, 786432)
+    """
+    c = get_config(name_or_config)
+    s = embedding_share(c)
+    token, head, total = s["embedding"], s["head"], s["total"]
+    positions = getattr(c, "n_positions", 0) * c.d_model
+    return Counts(
+        name=c.name,
+        total=total,
+        without_positions=total - positions,
+        non_embedding=total - token - head - positions,
+        token_embedding=token,
+        position_embedding=positions,
+        head=head,
+    )
+
+
+class Flops(NamedTuple):
+    """Forward-pass floating-point operations per token; see :func:`flops_per_token`."""
+
+    name: str
+    head: int
+    body: int
+    attention: int
+    total: int
+    head_share: float
+
+
+def flops_per_token(name_or_config: str | DecoderConfig, *, n_ctx: int) -> Flops:
+    """Forward FLOPs per token of a decoder-only model: the output head against the rest.
+
+    A matrix product of a length-d vector with a ``d x V`` matrix costs ``V x d`` multiply-adds, or
+    ``2Vd`` FLOPs: that is the head (Kaplan et al., 2020, Table 1, "De-embed"), tied or not. The
+    ``body`` is two FLOPs per non-embedding parameter (Kaplan's 2N), and ``attention`` the scores
+    and the weighted sum over ``n_ctx`` earlier positions, ``4 x n_layers x n_ctx x (heads x
+    head width)``, as nanoGPT's ``estimate_mfu`` counts it (its training figure is three times
+    the forward one). Element-wise work (norms, activations, softmax) is left out, as in both.
+
+    Parameters
+    ----------
+    name_or_config : str or DecoderConfig
+        A decoder-only model of :data:`CONFIGS`, or its configuration.
+    n_ctx : int
+        The context the token attends over (at most the model's trained context, not checked).
+
+    Returns
+    -------
+    Flops
+        ``head``, ``body``, ``attention`` and ``total`` as ints, ``head_share = head / total``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If the model is unknown or not decoder-only (BERT, T5), or ``n_ctx`` is not a positive int.
+
+    Examples
+    --------
+    >>> f = flops_per_token("GPT-2 small", n_ctx=1024)
+    >>> f.head, f.body, round(f.head_share, 3)
+    (77194752, 170112000, 0.271)
+    """
+    c = get_config(name_or_config)
+    n_ctx = check_size(n_ctx, "n_ctx")
+    if not isinstance(c, DecoderConfig):
+        raise ValueError(
+            f"name_or_config must be a decoder-only model (one head call per generated token), got {c.name!r}, "
+            "an encoder or encoder-decoder"
+        )
+    head = 2 * c.vocab_size * c.d_model
+    body = 2 * counts(c).non_embedding
+    attention = 4 * c.n_layers * n_ctx * c.n_heads * c.head_dim
+    total = head + body + attention
+    return Flops(name=c.name, head=head, body=body, attention=attention, total=total, head_share=head / total)

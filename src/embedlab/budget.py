@@ -6,10 +6,13 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_flag, check_size, short_repr
+from ._validation import _describe, check_flag, check_size, short_repr
 
 __all__ = [
     "REAL_MODELS",
+    "REGIMES",
+    "memory_bytes",
+    "padded_vocab",
     "param_bytes",
     "param_count",
     "saved_fraction",
@@ -101,6 +104,84 @@ def param_bytes(vocab_size: int, d_model: int, *, tied: bool, output_bias: bool 
             raise TypeError(f"dtype must be a numeric dtype for parameters (float, int or complex), got {dt}")
         itemsize = dt.itemsize
     return itemsize * param_count(vocab_size, d_model, tied=tied, output_bias=output_bias)
+
+
+#: Bytes each parameter costs, part by part, at rest and in training with Adam. Training keeps a
+#: gradient and Adam's two moments (m and v) beside every weight. Mixed precision (Micikevicius et
+#: al., 2018; the ZeRO paper's count, Rajbhandari et al., 2020) keeps 16-bit weights and gradients
+#: plus a float32 master copy of the weights and float32 moments: 2 + 2 + 12 = 16 bytes.
+REGIMES: dict[str, tuple[tuple[str, int], ...]] = {
+    "float32 at rest": (("weights", 4),),
+    "bfloat16 at rest": (("weights", 2),),
+    "float32 Adam": (("weights", 4), ("gradients", 4), ("Adam m", 4), ("Adam v", 4)),
+    "mixed-precision Adam": (
+        ("16-bit weights", 2),
+        ("16-bit gradients", 2),
+        ("float32 master weights", 4),
+        ("Adam m", 4),
+        ("Adam v", 4),
+    ),
+}
+
+
+def memory_bytes(
+    vocab_size: int, d_model: int, *, tied: bool, output_bias: bool = False, regime: str = "float32 at rest"
+) -> int:
+    """Bytes the embedding and output layers take in one of the :data:`REGIMES`.
+
+    At rest a parameter is its weight alone; in training with Adam it also carries a gradient and
+    two moments, so tying, which removes ``V x d`` parameters, removes every one of those copies.
+
+    Parameters
+    ----------
+    vocab_size, d_model : int
+        V and d.
+    tied, output_bias : bool
+        As for :func:`param_count`.
+    regime : str, default "float32 at rest"
+        A key of :data:`REGIMES`.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    TypeError, ValueError
+        If a size or flag is bad (as :func:`param_count`), or ``regime`` is not a key of :data:`REGIMES`.
+
+    Examples
+    --------
+    >>> memory_bytes(50257, 768, tied=True)
+    154389504
+    >>> memory_bytes(50257, 768, tied=True, regime="float32 Adam")
+    617558016
+    """
+    if not isinstance(regime, str):
+        raise TypeError(f"regime must be a str, one of {list(REGIMES)}, got {_describe(regime)}")
+    if regime not in REGIMES:
+        raise ValueError(f"regime must be one of {list(REGIMES)}, got {short_repr(regime)}")
+    per_param = sum(n for _, n in REGIMES[regime])
+    return per_param * param_count(vocab_size, d_model, tied=tied, output_bias=output_bias)
+
+
+def padded_vocab(vocab_size: int, multiple: int = 64) -> int:
+    """The row count of an embedding padded up to a multiple of ``multiple``.
+
+    nanoGPT pads GPT-2's 50,257 tokens to 50,304 rows, a multiple of 64, so that the matrix
+    products with the vocabulary run on fast kernels. The extra rows are no token's id, so no
+    lookup reads them and no target is one of them; they only add ``(padded - V) x d`` parameters.
+
+    Examples
+    --------
+    >>> padded_vocab(50257)
+    50304
+    >>> padded_vocab(50304)
+    50304
+    """
+    V = check_size(vocab_size, "vocab_size")
+    m = check_size(multiple, "multiple")
+    return -(-V // m) * m
 
 
 #: Real models' embedding sizes (rows V, width d, tied?, does the output head add a bias of
