@@ -37,6 +37,8 @@ FACTORIES = {
     "flatten": explorers.flatten_explorer,
     "saturation": explorers.saturation_explorer,
     "budget": explorers.budget_explorer,
+    "training_memory": explorers.training_memory_explorer,
+    "scale": explorers.scale_explorer,
     "gradient": explorers.gradient_explorer,
 }
 NAMES = list(FACTORIES)
@@ -445,6 +447,61 @@ def test_budget_every_model_bars_are_the_shares():
         assert f"would be {100 * (V * d + other_head) / other_total:.1f}% of {other_total:,}." in text
         seen.add(round(expected[0][0], 6))
     assert len(seen) > len(REAL_MODELS) // 2, "the bars change from model to model"
+
+
+def test_training_memory_bars_are_bytes_per_parameter_times_counts():
+    """Each frame's segments are embedding, head and rest, in GB, at the regime's bytes per parameter,
+    counted here from REAL_MODELS and the whole-model totals with the bytes written out by hand."""
+    from embedlab import architectures
+
+    hand = [4, 2, 4 + 4 + 4 + 4, 2 + 2 + 4 + 4 + 4]  # weights; bf16 weights; w, g, m, v; mixed (ZeRO's 16)
+    ex = explorers.training_memory_explorer()
+    regimes = ex.controls[1].values
+    assert len(regimes) == len(hand)
+    for i, m in enumerate(REAL_MODELS):
+        share = architectures.embedding_share(m["name"])
+        V, d, total, head = m["vocab_size"], m["d_model"], share["total"], share["head"]
+        other_head = head + V * d if m["tied"] else head - V * d
+        rest = total - V * d - head
+        for r, per in zip(regimes, hand, strict=True):
+            text = ex.update(model=i, regime=r)
+            rects = [p for p in ex.axes.patches if p.get_animated()]
+            widths = [[rects[2 * part + row].get_width() for part in range(3)] for row in range(2)]
+            expected = [
+                [per * n / 1e9 for n in (V * d, head, rest)],
+                [per * n / 1e9 for n in (V * d, other_head, rest)],
+            ]
+            assert widths == [pytest.approx(w, rel=1e-12) for w in expected]
+            assert ex.axes.get_xlim()[1] >= 16 * max(total, V * d + other_head + rest) / 1e9  # fixed per model
+            saved = per * V * d
+            assert f"saves {saved / 1e9:,.2f} GB" in text if m["tied"] else f"would save {saved / 1e9:,.2f} GB" in text
+    # in float32, the head GPT-2 small would add is four times as long in training as at rest
+    ex.update(model=0, regime=regimes[0])
+    rest_gap = sum(p.get_width() for p in [p for p in ex.axes.patches if p.get_animated()][2:4])
+    ex.update(model=0, regime=regimes[2])
+    adam_gap = sum(p.get_width() for p in [p for p in ex.axes.patches if p.get_animated()][2:4])
+    assert adam_gap == pytest.approx(4 * rest_gap, rel=1e-12)
+
+
+def test_scale_bars_are_the_top_ten_probabilities():
+    """Bars against a softmax computed here from the same seeded draw: E (1,000 x d) then h."""
+    ex = explorers.scale_explorer()
+    for d in ex.controls[0].values:
+        rng = np.random.default_rng(0)
+        E, h = rng.standard_normal((1000, d)), rng.standard_normal(d)
+        for factor, f in ((0, 1.0), (1, d**-0.5)):
+            text = ex.update(d=d, factor=factor)
+            z = (f * h) @ E.T
+            p = np.exp(z - z.max())
+            p = np.sort(p / p.sum())[::-1]
+            heights = [r.get_height() for r in ex.axes.patches if r.get_animated()]
+            np.testing.assert_allclose(heights, p[:10], rtol=1e-9, atol=1e-15)
+            assert f"spread {z.std():.2f}" in text and f"takes {p[0]:.2f}" in text
+    # the factor holds the spread near 1 at every width; without it the spread grows like sqrt(d)
+    spreads = {d: (ex.update(d=d, factor=0), ex.update(d=d, factor=1)) for d in (32, 2048)}
+    for d, (plain, scaled) in spreads.items():
+        s_plain, s_scaled = (float(re.search(r"spread ([\d.]+)", t).group(1)) for t in (plain, scaled))
+        assert 0.8 < s_scaled < 1.2 and 0.8 * d**0.5 < s_plain < 1.2 * d**0.5
 
 
 def test_gradient_readout_every_combination():

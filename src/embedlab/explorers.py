@@ -34,6 +34,8 @@ __all__ = [
     "lookup_explorer",
     "one_hot_cost_explorer",
     "saturation_explorer",
+    "scale_explorer",
+    "training_memory_explorer",
 ]
 
 H_EXAMPLE = (0.5, 0.2, -0.3)  # the context vector of worked example C
@@ -416,6 +418,123 @@ def budget_explorer() -> Explorer:
 
     control = Control("model", "model", tuple(range(len(models))), value=0, fmt=lambda i: models[i])
     return Explorer("Embedding and head: their share of a real model", [control], setup, figsize=(7.0, 3.0))
+
+
+def training_memory_explorer() -> Explorer:
+    """G: the memory of a real model at rest and in training with Adam, as built and with the other choice.
+
+    Two stacked bars in GB (10**9 bytes): embedding, output head and the rest of the model, each
+    part's parameters times the bytes a parameter costs in the chosen regime
+    (:data:`embedlab.budget.REGIMES`). The axis is fixed per model at its largest regime, so moving
+    from "at rest" to "in training" shows the bars, and the gap tying closes, grow fourfold.
+    """
+    from . import architectures
+    from .budget import REGIMES
+
+    models = [m["name"] for m in REAL_MODELS]
+    regimes = list(REGIMES)
+    per_param = {r: sum(n for _, n in REGIMES[r]) for r in regimes}
+    parts = ("embedding V x d", "output head", "the rest")
+    colors = (plots.BLUE, plots.ORANGE, plots.GREY)
+
+    def variants(name: str) -> list[tuple[str, int, int, int]]:
+        """(label, embedding, head, rest) in parameters: as built, then with the other choice."""
+        s_ = architectures.embedding_share(name)
+        emb, head, total = s_["embedding"], s_["head"], s_["total"]
+        other_head = head + emb if s_["tied"] else head - emb  # the V x d matrix added or dropped, any bias kept
+        return [
+            ("as built, " + ("tied" if s_["tied"] else "untied"), emb, head, total - emb - head),
+            ("if " + ("untied" if s_["tied"] else "tied"), emb, other_head, total - emb - head),
+        ]
+
+    def setup(fig: Any, ax: Any) -> Any:
+        y = np.arange(2)
+        segments = [
+            ax.barh(y, [1.0, 1.0], left=[0.0, 0.0], color=color, height=0.55, label=part)
+            for part, color in zip(parts, colors, strict=True)
+        ]
+        ax.set_ylim(-0.75, 1.45)
+        ax.invert_yaxis()
+        ax.set_xlabel("GB (10^9 bytes)")
+        ax.legend(loc="upper center", ncols=3, bbox_to_anchor=(0.5, -0.28), fontsize=12)
+        labels = [ax.text(0, i - 0.32, "", va="bottom", ha="left", fontsize=12) for i in range(2)]
+        notes = [ax.text(0, i, "", va="center", ha="left", fontsize=12, fontweight="bold") for i in range(2)]
+        ax.set_yticks([])
+        title = ax.set_title("")
+
+        def update(model: int, regime: int) -> str:
+            name, r = models[model], regimes[regime]
+            rows = variants(name)
+            largest = max(per_param.values()) * max(sum(v[1:]) for v in rows)
+            ax.set_xlim(0, 1.18 * largest / 1e9)  # room for the note after the longer bar
+            for i, (label, *counts) in enumerate(rows):
+                left = 0.0
+                for seg, n in zip(segments, counts, strict=True):
+                    width = per_param[r] * n / 1e9
+                    seg.patches[i].set_x(left)
+                    seg.patches[i].set_width(width)
+                    left += width
+                labels[i].set_text(label)
+                notes[i].set_text(f"{left:,.2f} GB")
+                notes[i].set_position((left + 0.01 * largest / 1e9, i))
+            title.set_text(f"{name}, {r}")
+            (lb, e0, h0, r0), (lo, e1, h1, r1) = rows
+            built, other = per_param[r] * (e0 + h0 + r0), per_param[r] * (e1 + h1 + r1)
+            gap = abs(other - built)
+            return (
+                f"{name}, {r} ({per_param[r]} bytes a parameter): {lb}, {built / 1e9:,.2f} GB; {lo}, "
+                f"{other / 1e9:,.2f} GB. Tying {'saves' if lb == 'as built, tied' else 'would save'} "
+                f"{gap / 1e9:,.2f} GB, {per_param[r]} bytes for each of the {e0:,} entries of the V x d matrix."
+            )
+
+        artists = [p for seg in segments for p in seg.patches]
+        return update, [ax.xaxis, artists, labels, notes, title]  # the axis first: under the bars, as drawn in full
+
+    controls = [
+        Control("model", "model", tuple(range(len(models))), value=0, fmt=lambda i: models[i]),
+        Control("regime", "memory", tuple(range(len(regimes))), value=0, fmt=lambda i: regimes[i]),
+    ]
+    return Explorer("Memory at rest and in training", controls, setup, figsize=(7.0, 3.2))
+
+
+def scale_explorer() -> Explorer:
+    """G: tied logits of random rows at growing width d, with and without T5's factor ``d ** -0.5``.
+
+    The ten largest probabilities of the softmax over 1,000 tokens, from
+    :func:`embedlab.scale.random_logits` (entries of size about 1, as a normalized stream has).
+    """
+    from .scale import random_logits
+
+    widths = (2, 8, 32, 128, 512, 2048)
+    factors = ("none", "d^-1/2")
+    top = 10
+
+    def setup(fig: Any, ax: Any) -> Any:
+        b = plots.bars(np.zeros(top), [str(k + 1) for k in range(top)], ax, annotate=False)
+        ax.set_ylim(0, 1.05)
+        ax.set_xlabel("tokens, most probable first")
+        ax.set_ylabel("probability")
+        title = ax.set_title("")
+
+        def update(d: int, factor: int) -> str:
+            f = 1.0 if factor == 0 else d**-0.5
+            z = random_logits(d, factor=f)
+            p = np.sort(softmax(z))[::-1]
+            plots.update_bars(b, p[:top])
+            title.set_text(f"d = {d}, " + ("no factor" if factor == 0 else f"logits x d^-1/2 = {f:.3g}"))
+            return (
+                f"d = {d}, {'no factor' if factor == 0 else f'factor d^-1/2 = {f:.3g}'}: the 1,000 logits spread "
+                f"{z.std():.2f} (their standard deviation); the most probable token takes {p[0]:.2f} of the "
+                f"probability, the top ten {p[:top].sum():.2f}."
+            )
+
+        return update, [b, title]
+
+    controls = [
+        Control("d", "width d", widths, value=512),
+        Control("factor", "factor", (0, 1), value=0, fmt=lambda i: factors[i]),
+    ]
+    return Explorer("Tied logits at width d: with a factor and without", controls, setup, figsize=(6.0, 3.2))
 
 
 def gradient_explorer(context: tuple[int, ...] = (2, 1), W: Any = None) -> Explorer:
