@@ -38,8 +38,12 @@ def test_random_logits_is_h_times_E_transposed_from_the_seeded_draw():
 def test_spread_grows_like_sqrt_d_and_the_factor_removes_it(d):
     plain = random_logits(d, vocab_size=4000)
     scaled = random_logits(d, factor=d**-0.5, vocab_size=4000)
-    assert 0.9 < plain.std() / math.sqrt(d) < 1.1
-    assert 0.9 < scaled.std() < 1.1
+    rng = np.random.default_rng(0)  # the same draw: E first, then h
+    rng.standard_normal((4000, d))
+    norm_h = np.linalg.norm(rng.standard_normal(d))
+    assert 0.85 < norm_h / math.sqrt(d) < 1.15  # |h| is about sqrt(d): the size of every logit's spread
+    assert 0.95 < plain.std() / norm_h < 1.05  # given h, each logit h . e_j has standard deviation |h|
+    assert 0.95 < scaled.std() / (norm_h / math.sqrt(d)) < 1.05
     np.testing.assert_allclose(scaled, plain * d**-0.5, rtol=1e-12)  # the same draw, scaled
 
 
