@@ -127,9 +127,9 @@ def made():
     return built, before, plt.get_fignums(), shown
 
 
-def test_all_eight_examples(made):
+def test_every_explorer_is_built(made):
     built = made[0]
-    assert len(built) == 8
+    assert len(built) == 10  # one per worked example, and G's two on memory and scale
     for ex in built.values():
         assert ex.controls
         check_readout(ex.readout)
@@ -640,6 +640,8 @@ def test_html_frame_counts(made):
         "flatten": 21,
         "saturation": 33,
         "budget": len(REAL_MODELS),
+        "training_memory": len(REAL_MODELS) * 4,  # every model, in each of the four regimes
+        "scale": 6 * 2,  # six widths, with the factor and without
         "gradient": 16,
     }
 

@@ -2046,6 +2046,53 @@ def test_hostile_pass_8_rows():
         plots_mod.curve([1e15, 1e15 + 0.125], [0, 1])
 
 
+def test_hostile_pass_9_rows():
+    # float_range with start == stop: rounded like any start, and refused where rounding passes stop
+    with pytest.raises(ValueError, match=r"0 decimal places .* past 0\.7; digits=1 keeps them"):
+        float_range(0.7, 0.7, 0.1, 0)
+    with pytest.raises(ValueError, match=r"past 1e-07; digits=7 keeps them"):
+        float_range(1e-7, 1e-7, -1.0)
+    assert float_range(0.7, 0.7, 0.1, 1) == (0.7,)
+    # a refusal suggests places near the caller's, fewer as well as more
+    with pytest.raises(ValueError, match=r"digits=15 keeps them"):
+        float_range(11.99667, -0.00333, -3.0, 17)
+    assert float_range(11.99667, -0.00333, -3.0, 15)[-1] == -0.00333
+    with pytest.raises(ValueError, match=r"digits=11 keeps them"):
+        float_range(25000.000000007, 7e-09, -25.0, 17)
+    # in_plane reduces an int or longdouble angle exactly: 2**64 + 90 degrees is 106 degrees
+    for angle, exact in ((2**64 + 90, 106), (np.longdouble(2**64) + 90, 106), (2**53 + 1, 33), (10**20 + 90, 10)):
+        expected = [math.cos(math.radians(exact)), math.sin(math.radians(exact))]
+        np.testing.assert_allclose(embedlab.in_plane(angle, np.eye(2)), expected, atol=1e-12)
+    # integer logits beyond 2**53: softmax depends on their differences, taken exactly
+    np.testing.assert_allclose(embedlab.softmax(np.array([2**53 + 1, 2**53])), [0.7310585786, 0.2689414214])
+    np.testing.assert_allclose(embedlab.log_softmax(np.array([2**62 + 1, 2**62])), [-0.3132616875, -1.3132616875])
+    assert embedlab.cross_entropy(np.array([[2**62 + 1, 2**62]]), [1]) == pytest.approx(1.3132616875)
+    np.testing.assert_allclose(
+        embedlab.softmax(np.array([2**64 - 1, 2**64 - 2], np.uint64)), [0.7310585786, 0.2689414214]
+    )
+    np.testing.assert_allclose(embedlab.softmax([10**30 + 1, 10**30]), [0.7310585786, 0.2689414214])
+    np.testing.assert_allclose(embedlab.softmax(np.array([-(2**63), 2**63 - 1])), [0.0, 1.0])
+    # where an integer would be rounded silently, it is refused by name
+    with pytest.raises(ValueError, match=r"E must hold integers of at most 2\*\*53"):
+        embedlab.tied_logits(np.array([1, -1]), np.array([[2**64 - 1, 2**64 - 2]], np.uint64))
+    with pytest.raises(TypeError, match=r"a must be an array of real numbers, got an array of dtype object"):
+        embedlab.dot([10**30], [1])
+    # saturation_prob takes ints of any size: P0 is 0 or 1 long before they leave float64
+    assert embedlab.saturation_prob(2**64) == 1.0 and embedlab.saturation_prob(-(2**63) - 1) == 0.0
+    assert embedlab.saturation_prob(10**30) == 1.0
+    np.testing.assert_array_equal(embedlab.saturation_prob([10**400, -(10**400), 0]), [1.0, 0.0, 0.25])
+    # pca_2d of float32 rows near float32's largest value: centred without overflowing the sum
+    near_max = embedlab.train.pca_2d(np.array([[3e38, 0, 0], [3e38, 1, 0], [3e38, 0, 2]], np.float32))
+    at_zero = embedlab.train.pca_2d(np.array([[0, 0, 0], [0, 1, 0], [0, 0, 2]], np.float32))
+    np.testing.assert_allclose(near_max[0], at_zero[0], rtol=1e-6)
+    # ids NumPy promotes to float64 or to objects are still the integers the caller passed
+    E = np.arange(12.0).reshape(4, 3)
+    np.testing.assert_array_equal(embedlab.lookup(E, [np.int64(1), np.uint64(2)]), E[[1, 2]])
+    np.testing.assert_array_equal(embedlab.lookup(E, np.array([1, 2], dtype=object)), E[[1, 2]])
+    with pytest.raises(TypeError, match=r"ids must be integer token ids, got objects that are not all integers"):
+        embedlab.lookup(E, np.array([1.5], dtype=object))
+
+
 def test_float_range_digits_are_decimal_places_down_to_the_smallest_float():
     # digits counts decimal places, so a step of 1e-20 needs more than 17 of them; the refusal says how many
     assert float_range(1e-20, 5e-20, 1e-20, 21) == (1e-20, 2e-20, 3e-20, 4e-20, 5e-20)  # clean labels

@@ -185,7 +185,7 @@ def test_lookup_does_not_scan_rows_it_does_not_read():
         ("cat", TypeError, r"got the string 'cat'; use embedlab\.token_id\(token\)"),
         (b"cat", TypeError, r"got the string b'cat'"),
         (["cat", "dog"], TypeError, r"got non-numeric values \(dtype <U3\)"),
-        (np.array([0, 1], dtype=object), TypeError, r"got non-numeric values \(dtype object\)"),
+        (np.array([0, "1"], dtype=object), TypeError, r"got objects that are not all integers \(dtype object\)"),
         ([1 + 0j], TypeError, r"got floating values \(dtype complex128\)"),
         ([], ValueError, r"ids must hold at least one token id, got an empty array of shape \(0,\)"),
         (

@@ -186,22 +186,26 @@ def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
     arr = as_array(ids, name, "integer token ids")
     if arr.size == 0:  # before the dtype: np.asarray([]) is float64, which is not the problem
         raise ValueError(f"{name} must hold at least one token id, got an empty array of shape {arr.shape}")
-    if not isinstance(ids, np.ndarray) and arr.dtype.kind in "iuO":
-        # A list such as [True, 2] becomes an int array: look for the bools NumPy hid.
+    if arr.dtype.kind == "O" or (not isinstance(ids, np.ndarray) and arr.dtype.kind in "iuf"):
+        # A list such as [True, 2] becomes an int array: look for the bools NumPy hid. A list mixing
+        # np.int64 and np.uint64 becomes float64, and Python ints beyond int64 an object array: the
+        # caller passed integers all the same, so they are read one by one, exactly.
         flat = np.asarray(ids, dtype=object).ravel()
         if any(isinstance(x, (bool, np.bool_)) for x in flat):
             raise TypeError(f"{name} must be integer token ids, got a sequence containing bools")
-        if arr.dtype.kind == "O" and all(isinstance(x, numbers.Integral) for x in flat):
-            # Python ints beyond int64: no vocabulary is that large, so they are out of range.
+        if arr.dtype.kind in "Of" and all(isinstance(x, numbers.Integral) for x in flat):
             lo, hi = min(flat), max(flat)
-            _check_id_range(int(lo), int(hi), vocab_size, name)
-            return arr.astype(np.intp)
+            _check_id_range(int(lo), int(hi), vocab_size, name)  # beyond int64, no vocabulary is that large
+            check_nbytes(arr.shape, np.intp, name)
+            return np.array([int(x) for x in flat], dtype=np.intp).reshape(arr.shape)
     if arr.dtype.kind not in "iu":
         if arr.dtype.kind == "b":
             what = "bool"
         elif arr.dtype.kind in "fc":
             what = f"floating values (dtype {arr.dtype})"
-        elif arr.dtype.kind in "USO":
+        elif arr.dtype.kind == "O":
+            what = "objects that are not all integers (dtype object)"
+        elif arr.dtype.kind in "US":
             what = f"non-numeric values (dtype {arr.dtype})"
         else:
             what = f"dtype {arr.dtype}"
@@ -246,9 +250,37 @@ def check_float_array(
     if arr.size == 0:
         raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
     if arr.dtype.kind in "iu" and convert_int:
+        data = compact(arr)
+        if arr.dtype.itemsize > 4 and (int(data.max()) > 2**53 or int(data.min()) < -(2**53)):
+            big = int(data.max()) if int(data.max()) > 2**53 else int(data.min())
+            raise ValueError(
+                f"{name} must hold integers of at most 2**53 in size, which float64 holds exactly, got "
+                f"{short_repr(big)}; pass floats if rounding them is what you mean"
+            )
         check_nbytes(arr.shape, np.float64, name)  # the conversion writes every entry, broadcast or not
         arr = arr.astype(np.float64)
     return arr
+
+
+def object_ints(arr: np.ndarray, name: str) -> np.ndarray:
+    """An object array of Python ints (what NumPy makes of ints beyond 64 bits) as int64 or uint64.
+
+    Ints that fit neither, and objects that are not ints (Fractions, Decimals, None), are refused:
+    no NumPy number holds them exactly.
+    """
+    flat = arr.ravel()
+    if not all(isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_)) for x in flat):
+        raise TypeError(
+            f"{name} must be an array of real numbers NumPy holds (ints or floats), got objects (dtype object), "
+            "such as Fractions, Decimals or None"
+        )
+    lo, hi = (int(min(flat)), int(max(flat))) if flat.size else (0, 0)
+    if lo >= -(2**63) and hi < 2**63:
+        return np.array([int(x) for x in flat], dtype=np.int64).reshape(arr.shape)
+    if lo >= 0 and hi < 2**64:
+        return np.array([int(x) for x in flat], dtype=np.uint64).reshape(arr.shape)
+    big = hi if hi >= 2**63 else lo
+    raise ValueError(f"{name} must hold integers that fit in 64 bits, got {short_repr(big)}")
 
 
 def work_dtype(*dtypes: Any) -> np.dtype:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 import numpy as np
 
-from ._validation import check_finite, check_fits, check_float_array, check_nbytes, check_real
+from ._validation import check_finite, check_fits, check_float_array, check_nbytes, check_real, short_repr
 
 __all__ = [
     "angle_deg",
@@ -140,6 +141,24 @@ def plane_basis(a: Any, b: Any) -> np.ndarray:
     return np.stack([u1, rest / nr]).astype(dtype, copy=False)  # (2, d)
 
 
+def _reduced_degrees(angle: Any) -> float:
+    """``angle`` mod 360, reduced exactly in the angle's own type before it becomes a float64.
+
+    An int is reduced as an int and a longdouble in longdouble (fmod is exact), so 2**64 + 90 degrees
+    is 106 degrees, not the float64 nearest 2**64 + 90; 1e300 degrees is the angle it is, not noise.
+    """
+    if isinstance(angle, np.ndarray) and angle.ndim == 0:
+        angle = angle[()]
+    check_real(angle, "angle_degrees", finite=False)  # the type, and no bool
+    if isinstance(angle, numbers.Integral):
+        return float(int(angle) % 360)
+    if isinstance(angle, np.floating):
+        if not np.isfinite(angle):
+            raise ValueError(f"angle_degrees must be finite, got {short_repr(angle)}")
+        return float(np.fmod(angle, angle.dtype.type(360)))
+    return math.fmod(check_real(angle, "angle_degrees"), 360.0)
+
+
 def in_plane(angle_degrees: float, basis: Any, length: float = 1.0) -> np.ndarray:
     """The d-dimensional vector at ``angle_degrees`` from ``basis[0]`` towards ``basis[1]``.
 
@@ -163,8 +182,7 @@ def in_plane(angle_degrees: float, basis: Any, length: float = 1.0) -> np.ndarra
     if basis.shape[0] != 2:
         raise ValueError(f"basis must have shape (2, d), got shape {basis.shape}")
     check_finite(basis, "basis")
-    # reduced in degrees first (exactly: fmod is exact), so 1e300 degrees is the angle it is, not rounding noise
-    theta = np.radians(math.fmod(check_real(angle_degrees, "angle_degrees"), 360.0))
+    theta = np.radians(_reduced_degrees(angle_degrees))
     check_nbytes((4, basis.shape[1]), np.result_type(basis.dtype, np.float64), "basis")  # the worked rows
     length = check_real(length, "length")
     w = np.result_type(basis.dtype, np.float64)

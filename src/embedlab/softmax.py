@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 import numpy as np
 
 from ._validation import (
     _describe,
+    as_array,
     check_axis,
     check_float_array,
     check_ids,
     check_nbytes,
     check_size,
     compact,
+    object_ints,
     work_dtype,
 )
 
@@ -28,8 +31,36 @@ __all__ = [
 ]
 
 
+def _int_logits_shifted(z: Any, name: str, axis: Any) -> Any:
+    """Integer logits less their maximum along ``axis``, exactly, as float64; any other input unchanged.
+
+    Softmax depends only on differences, and float64 rounds ints beyond 2**53: 2**53 + 1 and 2**53
+    would become equal. The differences are taken in the integers first (modulo 2**64 for 64-bit
+    arrays, where every difference of two entries fits), so only the result is rounded.
+    """
+    if isinstance(z, (str, bytes, bool, np.bool_)):
+        return z
+    arr = as_array(z, name, "real numbers")
+    if arr.ndim == 0 or arr.size == 0 or arr.dtype.kind not in "iuO":
+        return z
+    axis = check_axis(axis, arr.ndim)
+    check_nbytes((3, *arr.shape), np.float64, name)  # the differences, in two steps, and the floats
+    if arr.dtype.kind == "O":
+        try:
+            return _int_logits_shifted(object_ints(arr, name), name, axis)
+        except ValueError:  # ints beyond 64 bits: take the differences in Python's ints
+            pass
+        except TypeError:  # not ints: refused, as every other input, by check_float_array
+            return z
+        top = arr.max(axis=axis, keepdims=True)
+        below = np.frompyfunc(lambda x: -float(x) if x < 2**1024 else -math.inf, 1, 1)(top - arr)
+        return below.astype(np.float64)
+    top = arr.max(axis=axis, keepdims=True)
+    return -(top.astype(np.uint64) - arr.astype(np.uint64)).astype(np.float64)
+
+
 def _check_logits(z: Any, name: str, axis: int) -> tuple[np.ndarray, int]:
-    z = check_float_array(z, name, min_ndim=1)
+    z = check_float_array(_int_logits_shifted(z, name, axis), name, min_ndim=1)
     axis = check_axis(axis, z.ndim)
     # the result, the shifted logits and their exponentials: three arrays of z's shape, broadcast or not
     check_nbytes((3, *z.shape), work_dtype(z.dtype), name)
@@ -244,6 +275,14 @@ def _cross_entropy_and_grad(z: np.ndarray, targets: np.ndarray) -> tuple[float, 
     return _mean_nll(shifted, total, targets, z.dtype), _softmax_minus_one_hot(e, total, targets, z.dtype)
 
 
+def _int_to_float(x: int) -> float:
+    """A Python int as the nearest float, or +-inf beyond float64."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
+
+
 def saturation_prob(t: Any, n_others: int = 3) -> Any:
     """Probability of token 0 when its logit is ``t`` and ``n_others`` logits are 0.
 
@@ -274,6 +313,17 @@ def saturation_prob(t: Any, n_others: int = 3) -> Any:
     n = check_size(n_others, "n_others")
     if isinstance(t, (str, bytes, bool, np.bool_, complex, np.complexfloating)):
         raise TypeError(f"t must be a real number or array of real numbers, got {_describe(t)}")
+    raw = as_array(t, "t", "real numbers")
+    # Ints of any size are rounded to float64 (or +-inf beyond it): P0 changes with t alone, not with
+    # differences, and it is 0 or 1 to the last place long before ints and floats part.
+    if raw.dtype.kind in "iu" and raw.size and raw.dtype.itemsize > 4:
+        check_nbytes(raw.shape, np.float64, "t")
+        t = raw.astype(np.float64)
+    elif raw.dtype.kind == "O" and raw.size:
+        flat = raw.ravel()
+        if all(isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_)) for x in flat):
+            check_nbytes(raw.shape, np.float64, "t")
+            t = np.array([_int_to_float(x) for x in flat], dtype=np.float64).reshape(raw.shape)
     arr = check_float_array(t, "t")
     check_nbytes((4, *arr.shape), np.result_type(arr.dtype, np.float64), "t")  # the result and its temporaries
     if np.isnan(compact(arr)).any():

@@ -1210,7 +1210,10 @@ def _pca_2d(E: Any, basis: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
         basis = basis.astype(dtype, copy=False)
     with np.errstate(over="ignore", invalid="ignore"):
         Ew = E.astype(dtype, copy=False)
-        centred = Ew - Ew.mean(axis=0)  # (V, d)
+        # Centred from the first row first: the mean of rows near the dtype's largest value would
+        # overflow in the sum, but their differences are small, and PCA does not see the shift.
+        centred = Ew - Ew[0]  # (V, d)
+        centred -= centred.mean(axis=0)
     if not np.isfinite(centred).all():
         raise ValueError(f"{name} spans more than dtype {np.dtype(dtype).name} can centre; scale it down")
     if basis is None:

@@ -261,16 +261,17 @@ def float_range(start: float, stop: float, step: float, digits: int = 6) -> tupl
         raise ValueError("step must be non-zero, got 0")
     if not math.isfinite(stop - start):
         raise ValueError(f"start and stop must lie less than 1.8e308 apart (a float64), got {start:g} and {stop:g}")
-    if start == stop:
-        return (round(start, digits) + 0.0,)
-    if abs(step) < max(math.ulp(start), math.ulp(stop)):
+    if start == stop:  # one value: rounded as any start is, and refused below if rounding passes stop
+        span = 0.0
+    elif abs(step) < max(math.ulp(start), math.ulp(stop)):
         raise ValueError(
             f"step must be at least the spacing of floats at start and stop ({math.ulp(start):g} and "
             f"{math.ulp(stop):g}), or the values would not be distinct; got {step:g}"
         )
-    if (stop - start) / step < 0:
+    elif (stop - start) / step < 0:
         raise ValueError(f"step must go from start to stop: got start={start:g}, stop={stop:g}, step={step:g}")
-    span = (stop - start) / step
+    else:
+        span = (stop - start) / step
     if not span <= MAX_CONTROL_VALUES - 1:  # also catches an infinite span (finite ends, tiny step)
         raise ValueError(
             f"start, stop and step must make at most {MAX_CONTROL_VALUES:,} values: {start:g} to {stop:g} "
@@ -278,13 +279,16 @@ def float_range(start: float, stop: float, step: float, digits: int = 6) -> tupl
         )
     values = _rounded_grid(start, stop, step, span, digits)
     if values is None:
-        # Suggest the fewest places, from the step's leading digit on, that keep the values apart and within
-        # stop; past 17 significant digits of the larger end rounding changes nothing, so the search ends there.
+        # Suggest places that keep the values apart and within stop: the six nearest the caller's (more
+        # places first on a tie), then those from the step's leading digit on, then the next nearest. Past
+        # 17 significant digits of the larger end rounding changes nothing, so no search goes beyond that.
         lead = -math.floor(math.log10(abs(step)))
-        last = min(MAX_DIGITS, 17 - math.floor(math.log10(max(abs(start), abs(stop)))))
-        enough = next(
-            (d for d in range(max(digits + 1, lead), last + 1) if _rounded_grid(start, stop, step, span, d)), None
-        )
+        big = max(abs(start), abs(stop))
+        last = min(MAX_DIGITS, 17 - math.floor(math.log10(big)) if big > 0 else MAX_DIGITS)
+        near = sorted(range(last + 1), key=lambda k: (abs(k - digits), -k))[:25]
+        order = [d for d in dict.fromkeys([*near[:6], *range(max(lead, 0), last + 1), *near]) if d != digits]
+        tries = max(1, 2_000_000 // (int(span) + 1))  # about a second of rounding at most, then no suggestion
+        enough = next((d for d in order[:tries] if _rounded_grid(start, stop, step, span, d)), None)
         raise ValueError(
             f"digits must keep every value distinct and within stop: {digits} decimal places round steps of "
             f"{step:g} from {start:g} onto repeated values or past {stop:g}"
