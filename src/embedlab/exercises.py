@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from ._validation import _describe, check_size, short_repr
+from .architectures import DecoderConfig, counts
 from .budget import param_bytes, param_count
 from .geometry import angle_deg
 from .grads import embedding_grad, output_grad
@@ -486,6 +487,52 @@ def bank() -> list[Exercise]:
             f"about {saved_bf16 / 2**20:,.0f} MiB.",
             title="G2 · ... in bytes",
             cell="G",
+        )
+    )
+
+    # which count leaves out what: a GPT-2-shaped model of the exercise's own size
+    cfg = DecoderConfig(
+        name="G3's model",
+        vocab_size=Vg,
+        d_model=dg,
+        n_layers=24,
+        d_ff=4 * dg,
+        n_heads=16,
+        n_kv_heads=16,
+        head_dim=dg // 16,
+        tied=True,
+        norm="layernorm",
+        qkv_bias=True,
+        out_bias=True,
+        mlp_bias=True,
+        n_positions=2_500,
+    )
+    c = counts(cfg)
+    out.append(
+        Exercise(
+            f"A tied, GPT-2-shaped model has V = {Vg:,} tokens of width d = {dg:,}, {cfg.n_positions:,} learned "
+            f"position embeddings, and {c.total:,} parameters in all. How many parameters are in the scaling "
+            "laws' N, the count that leaves out every embedding?",
+            c.non_embedding,
+            abs_tol=0.5,
+            fmt="{:,.0f}",
+            slips=[
+                Slip(c.without_positions, "That leaves out the positions only, as nanoGPT's count does."),
+                Slip(
+                    c.total - Vg * dg, "That leaves out the token embedding only; N leaves out the positions as well."
+                ),
+                Slip(
+                    c.total - 2 * Vg * dg - cfg.n_positions * dg,
+                    "That takes the V x d matrix out twice: the model is tied, so it holds it once.",
+                ),
+            ],
+            solution=f"Every parameter: {c.total:,}. The token embedding is V × d = {c.token_embedding:,}; the "
+            f"position embeddings are {cfg.n_positions:,} × {dg:,} = {c.position_embedding:,}. The head is the "
+            f"token embedding itself, so nothing more comes out: N = {c.non_embedding:,}. nanoGPT's default "
+            f"count leaves out the positions only, {c.without_positions:,}.",
+            title="G3 · Which count leaves out what",
+            cell="G",
+            misconception="A model has one parameter count (papers, code and scaling laws count different things).",
         )
     )
 
