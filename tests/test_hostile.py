@@ -2075,7 +2075,7 @@ def test_hostile_pass_9_rows():
     # where an integer would be rounded silently, it is refused by name
     with pytest.raises(ValueError, match=r"E must hold integers of at most 2\*\*53"):
         embedlab.tied_logits(np.array([1, -1]), np.array([[2**64 - 1, 2**64 - 2]], np.uint64))
-    with pytest.raises(TypeError, match=r"a must be an array of real numbers, got an array of dtype object"):
+    with pytest.raises(ValueError, match=r"a must hold integers of at most 2\*\*53 in size"):
         embedlab.dot([10**30], [1])
     # saturation_prob takes ints of any size: P0 is 0 or 1 long before they leave float64
     assert embedlab.saturation_prob(2**64) == 1.0 and embedlab.saturation_prob(-(2**63) - 1) == 0.0
@@ -2091,6 +2091,76 @@ def test_hostile_pass_9_rows():
     np.testing.assert_array_equal(embedlab.lookup(E, np.array([1, 2], dtype=object)), E[[1, 2]])
     with pytest.raises(TypeError, match=r"ids must be integer token ids, got objects that are not all integers"):
         embedlab.lookup(E, np.array([1.5], dtype=object))
+
+
+def test_hostile_pass_10_rows():
+    from embedlab import claims, scale, ties
+
+    p = [0.7310585786, 0.2689414214]
+    # an exact difference beyond float64 is -inf, not an OverflowError
+    np.testing.assert_array_equal(embedlab.softmax([2**1024 - 1, 0]), [1.0, 0.0])
+    np.testing.assert_array_equal(embedlab.cross_entropy_grad([[2**1024 - 1, 0]], [1]), [[1.0, -1.0]])
+    # integers NumPy promotes to float64 (np.uint64 next to np.int64) keep their differences
+    np.testing.assert_allclose(embedlab.softmax([np.uint64(2**60 + 1), np.int64(2**60)]), p)
+    assert embedlab.cross_entropy([[np.uint64(2**60 + 1), np.int64(2**60)]], [1]) == pytest.approx(1.3132616875)
+    with pytest.raises(ValueError, match=r"a must hold integers of at most 2\*\*53"):
+        embedlab.dot([np.uint64(2**60 + 1), np.int64(-(2**60))], [1, 1])
+    # a Python int beyond 64 bits next to a float
+    np.testing.assert_array_equal(embedlab.softmax([2**70, 0.5]), [1.0, 0.0])
+    np.testing.assert_array_equal(embedlab.softmax([10**400, 0.5]), [1.0, 0.0])
+    np.testing.assert_allclose(embedlab.saturation_prob([10**400, 0.5]), [1.0, math.exp(0.5) / (math.exp(0.5) + 3)])
+    # object broadcasts are read once and sized as what they would become
+    huge = np.broadcast_to(np.array(1, dtype=object), (10**10,))
+    for call in (lambda: embedlab.lookup(np.eye(3), huge), lambda: embedlab.one_hot(huge, 4)):
+        with pytest.raises(ValueError, match=r"ids is too large"):
+            call()
+    with pytest.raises(ValueError, match=r"t is too large"):
+        embedlab.saturation_prob(np.broadcast_to(np.array(5, dtype=object), (10**10,)))
+    np.testing.assert_array_equal(embedlab.lookup(np.eye(3), huge[:4]), np.eye(3)[[1, 1, 1, 1]])
+    # random_logits is sized before drawing, and judged on the logits themselves
+    with pytest.raises(ValueError, match=r"vocab_size is too large"):
+        scale.random_logits(65536, vocab_size=100_000)
+    assert np.isfinite(scale.random_logits(8, factor=3.2983268327820393e307, vocab_size=1)).all()
+    # ties: many names of one array are grouped without comparing pairs; too many overlapping views refused
+    E = np.zeros((5, 3))
+    assert len(ties.tie_groups({f"p{i}": E for i in range(20_000)})[0]) == 20_000
+    M = np.zeros((3, 3000))
+    with pytest.raises(ValueError, match=r"named must hold at most 1,000,000 pairs"):
+        ties.tie_groups({f"c{i}": M[:, i] for i in range(3000)})
+    b = np.arange(8.0)
+    with pytest.raises(ValueError, match=r"share part of their memory"):
+        ties.tie_groups({"A": b.reshape(2, 4)[:, ::3], "B": b.reshape(4, 2)[::3]})  # elements 0,3,4,7 and 0,1,6,7
+    assert ties.tie_groups({"wte": E, "as ints": E.view(np.int64), "reversed": E[::-1]}) == [
+        ("wte", "as ints", "reversed")
+    ]
+
+    class Liar(dict):
+        def __len__(self):
+            return 1
+
+        def items(self):
+            yield from ((f"k{i}", E) for i in itertools.count())
+
+    with pytest.raises(ValueError, match=r"named must hold at most 100,000 names, got more"):
+        ties.tie_groups(Liar())
+    # pca_2d: rows whose mean overflows but whose centred values fit
+    coords, _ = embedlab.train.pca_2d(np.array([[-1e308, 0], [1e308, 1], [0, 3]]))
+    np.testing.assert_allclose(coords[:, 1], [-5 / 6, -5 / 6, 5 / 3], rtol=1e-9)
+    coords, _ = embedlab.train.pca_2d(np.array([[-3e38, 0, 0], [3e38, 1, 0], [0, 0, 2]], np.float32))
+    assert np.isfinite(coords).all() and abs(coords[0, 0]) == pytest.approx(3e38, rel=1e-6)
+    # claims.check compares ints exactly, or refuses those float64 would round
+    with pytest.raises(ValueError, match=r"draft must be a number float64 holds exactly"):
+        claims.check("n", 2**53 + 1, 2**53, 0)
+    with pytest.raises(ValueError, match=r"draft must fit in float64"):
+        claims.check("n", np.longdouble("1e4000"), np.longdouble("2e4000"), 0)
+    claims.check("n", 10**20, 10**20, 0)  # prints "agrees": an int float64 holds exactly
+    # messages: a Fraction angle is reduced exactly; a config's huge norm is shown short
+    exact = float(Fraction(10**400, 3) % 360)  # the angle reduced in exact arithmetic
+    expected = [math.cos(math.radians(exact)), math.sin(math.radians(exact))]
+    np.testing.assert_allclose(embedlab.in_plane(Fraction(10**400, 3), np.eye(2)), expected, atol=1e-12)
+    with pytest.raises(ValueError, match=r"norm must be one of") as err:
+        dataclasses.replace(architectures.get_config("GPT-2 small"), norm=["x"] * 10**6)
+    assert len(str(err.value)) < 400
 
 
 def test_float_range_digits_are_decimal_places_down_to_the_smallest_float():

@@ -189,15 +189,18 @@ def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
     if arr.dtype.kind == "O" or (not isinstance(ids, np.ndarray) and arr.dtype.kind in "iuf"):
         # A list such as [True, 2] becomes an int array: look for the bools NumPy hid. A list mixing
         # np.int64 and np.uint64 becomes float64, and Python ints beyond int64 an object array: the
-        # caller passed integers all the same, so they are read one by one, exactly.
-        flat = np.asarray(ids, dtype=object).ravel()
+        # caller passed integers all the same, so they are read one by one, exactly. An object array
+        # broadcast from one value is read once (compact), and sized as what it would become.
+        objects = compact(arr) if isinstance(ids, np.ndarray) else np.asarray(ids, dtype=object)
+        flat = objects.ravel()
         if any(isinstance(x, (bool, np.bool_)) for x in flat):
             raise TypeError(f"{name} must be integer token ids, got a sequence containing bools")
         if arr.dtype.kind in "Of" and all(isinstance(x, numbers.Integral) for x in flat):
             lo, hi = min(flat), max(flat)
             _check_id_range(int(lo), int(hi), vocab_size, name)  # beyond int64, no vocabulary is that large
             check_nbytes(arr.shape, np.intp, name)
-            return np.array([int(x) for x in flat], dtype=np.intp).reshape(arr.shape)
+            exact = np.array([int(x) for x in flat], dtype=np.intp).reshape(objects.shape)
+            return np.broadcast_to(exact, arr.shape).copy() if exact.shape != arr.shape else exact
     if arr.dtype.kind not in "iu":
         if arr.dtype.kind == "b":
             what = "bool"
@@ -241,6 +244,23 @@ def check_float_array(
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{name} must be an array of real numbers, got the string {short_repr(x)}")
     arr = as_array(x, name, "real numbers")
+    ints = passed_ints(x, arr)
+    if ints is not None:  # integers NumPy promoted to float64 or objects: kept as the integers they are
+        try:
+            arr = object_ints(ints, name)
+        except ValueError:  # beyond 64 bits
+            big = max((int(v) for v in ints.ravel()), key=abs)
+            raise ValueError(
+                f"{name} must hold integers of at most 2**53 in size, which float64 holds exactly, got "
+                f"{short_repr(big)}; pass floats if rounding them is what you mean"
+            ) from None
+    if arr.dtype.kind == "O" and arr.size:
+        first = arr.ravel()[0]
+        raise TypeError(
+            f"{name} must be an array of real numbers, got {_describe(arr)}: Python objects such as "
+            f"{type(first).__name__} {short_repr(first, 40)}, which NumPy does not hold as numbers "
+            "(ints beyond 64 bits, Fractions, Decimals)"
+        )
     if arr.dtype.kind not in "iuf":
         raise TypeError(f"{name} must be an array of real numbers, got {_describe(arr)}")
     if ndim is not None and arr.ndim != ndim:
@@ -260,6 +280,23 @@ def check_float_array(
         check_nbytes(arr.shape, np.float64, name)  # the conversion writes every entry, broadcast or not
         arr = arr.astype(np.float64)
     return arr
+
+
+def passed_ints(x: Any, arr: np.ndarray) -> np.ndarray | None:
+    """The integers a sequence held, where NumPy turned them into something else, as an object array.
+
+    A list mixing ``np.int64`` and ``np.uint64`` becomes float64, and one holding a Python int beyond
+    64 bits an object array; the caller passed integers all the same. None when ``x`` is an array
+    (its dtype is what it is) or holds anything but integers (bools are not integers here).
+    """
+    if isinstance(x, np.ndarray) or arr.dtype.kind not in "fO" or not arr.size:
+        return None
+    objects = np.asarray(x, dtype=object)
+    if objects.shape != arr.shape:
+        return None
+    if all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) for v in objects.ravel()):
+        return objects
+    return None
 
 
 def object_ints(arr: np.ndarray, name: str) -> np.ndarray:

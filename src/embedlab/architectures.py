@@ -116,6 +116,11 @@ class DecoderConfig:
             raise TypeError(f"n_positions must be a non-negative integer, got {_describe(self.n_positions)}")
         if self.n_positions < 0:
             raise ValueError(f"n_positions must be a non-negative integer (0 for rotary), got {self.n_positions}")
+        if self.n_heads % self.n_kv_heads:
+            raise ValueError(
+                f"n_kv_heads must divide n_heads (each key/value head serves a group of query heads), got "
+                f"n_heads={self.n_heads} and n_kv_heads={self.n_kv_heads}"
+            )
 
 
 @dataclass(frozen=True)
@@ -144,6 +149,11 @@ class BertConfig:
         _check_common(self)
         for field in ("d_ff", "n_positions", "type_vocab_size"):
             check_size(getattr(self, field), field)
+        if self.d_model % self.n_heads:
+            raise ValueError(
+                f"n_heads must divide d_model (each head is d_model / n_heads wide), got d_model={self.d_model} "
+                f"and n_heads={self.n_heads}"
+            )
 
 
 @dataclass(frozen=True)
@@ -191,7 +201,7 @@ def _check_common(c: Any) -> None:
         check_size(getattr(c, field), field)
     check_flag(c.tied, "tied")
     if not isinstance(c.norm, str) or c.norm not in _NORMS:
-        raise ValueError(f"norm must be one of {_NORMS}, got {c.norm!r}")
+        raise ValueError(f"norm must be one of {_NORMS}, got {short_repr(c.norm)}")
 
 
 _HF = "https://huggingface.co/"

@@ -170,7 +170,9 @@ def padded_vocab(vocab_size: int, multiple: int = 64) -> int:
 
     nanoGPT pads GPT-2's 50,257 tokens to 50,304 rows, a multiple of 64, so that the matrix
     products with the vocabulary run on fast kernels. The extra rows are no token's id, so no
-    lookup reads them and no target is one of them; they only add ``(padded - V) x d`` parameters.
+    lookup reads them and no target is one of them. They add ``(padded - V) x d`` parameters, and
+    the head still scores them: they enter every softmax, get a gradient, and cost
+    ``2 (padded - V) d`` operations a token.
 
     Examples
     --------

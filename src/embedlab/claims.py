@@ -29,15 +29,46 @@ def _show(x: np.ndarray, decimals: int) -> str:
 MAX_VALUES = 10_000
 
 
+def _exact_float(v: int, name: str) -> float:
+    """An int as a float64, refusing one that float64 would round (a draft's 2**53 + 1 is not 2**53)."""
+    try:
+        f = float(v)
+    except OverflowError:
+        f = None
+    if f is None or int(f) != v:
+        raise ValueError(
+            f"{name} must be a number float64 holds exactly to be compared, got the integer {short_repr(v)}, "
+            "which float64 would round"
+        )
+    return f
+
+
 def _as_float64(x: Any, name: str) -> np.ndarray:
     """A float64 array of the figure (NaN and inf allowed: a draft may show them, they just differ)."""
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{name} must be a number or an array of numbers, got the string {short_repr(x)}")
     arr = as_array(x, name, "numbers")
-    if arr.dtype.kind not in "iuf":
-        raise TypeError(f"{name} must be a number or an array of numbers, got {_describe(arr)}")
     if arr.size > MAX_VALUES:
         raise ValueError(f"{name} must hold at most {MAX_VALUES:,} values (figures a draft prints), got {arr.size:,}")
+    if arr.dtype.kind == "O" and all(
+        isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) for v in arr.ravel()
+    ):  # Python ints beyond 64 bits: each is checked below, as an int
+        values = [int(v) for v in arr.ravel()]
+        arr = np.array([_exact_float(v, name) for v in values], dtype=np.float64).reshape(arr.shape)
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be a number or an array of numbers, got {_describe(arr)}")
+    if arr.dtype.kind in "iu" and arr.size and max(-int(arr.min()), int(arr.max())) > 2**53:
+        for w in arr.ravel().tolist():  # beyond 2**53 not every int is a float64: compare only those that are
+            _exact_float(int(w), name)
+    if arr.dtype.kind == "f" and arr.dtype.itemsize > 8:
+        finite = np.isfinite(arr)
+        with np.errstate(over="ignore"):
+            big = finite & ~np.isfinite(arr.astype(np.float64))
+        if big.any():
+            raise ValueError(
+                f"{name} must fit in float64 to be compared, got {short_repr(arr[big].ravel()[0])} "
+                "(beyond 1.8e308, it would show as inf)"
+            )
     with np.errstate(over="ignore"):
         return arr.astype(np.float64)
 

@@ -500,32 +500,39 @@ def training_memory_explorer() -> Explorer:
 def scale_explorer() -> Explorer:
     """G: tied logits of random rows at growing width d, with and without T5's factor ``d ** -0.5``.
 
-    The ten largest probabilities of the softmax over 1,000 tokens, from
-    :func:`embedlab.scale.random_logits` (entries of size about 1, as a normalized stream has).
+    The ten largest probabilities of the softmax over 1,000 tokens, on a log axis, averaged over
+    20 draws of :func:`embedlab.scale.random_logits` (rows and hidden vector with entries of size
+    about 1, as a normalized stream has): one draw can be untypical, the average is not.
     """
     from .scale import random_logits
 
     widths = (2, 8, 32, 128, 512, 2048)
     factors = ("none", "d^-1/2")
-    top = 10
+    top, draws = 10, 20
 
     def setup(fig: Any, ax: Any) -> Any:
-        b = plots.bars(np.zeros(top), [str(k + 1) for k in range(top)], ax, annotate=False)
-        ax.set_ylim(0, 1.05)
+        b = plots.bars(np.full(top, 1e-3), [str(k + 1) for k in range(top)], ax, annotate=False)
+        ax.set_yscale("log")
+        ax.set_ylim(1e-3, 1.5)
         ax.set_xlabel("tokens, most probable first")
-        ax.set_ylabel("probability")
+        ax.set_ylabel("probability (mean of 20 draws)")
         title = ax.set_title("")
 
         def update(d: int, factor: int) -> str:
             f = 1.0 if factor == 0 else d**-0.5
-            z = random_logits(d, factor=f)
-            p = np.sort(softmax(z))[::-1]
-            plots.update_bars(b, p[:top])
+            zs = [random_logits(d, factor=f, seed=s) for s in range(draws)]
+            ps = [np.sort(softmax(z))[::-1] for z in zs]
+            mean = np.mean([p[:top] for p in ps], axis=0)
+            plots.update_bars(b, mean)
+            spread = float(np.mean([z.std() for z in zs]))
+            # the effective number of tokens, e to the entropy: 1 for one-hot, 1,000 for uniform
+            effective = float(np.mean([np.exp(-np.sum(p * np.log(np.where(p > 0, p, 1.0)))) for p in ps]))
             title.set_text(f"d = {d}, " + ("no factor" if factor == 0 else f"logits x d^-1/2 = {f:.3g}"))
             return (
-                f"d = {d}, {'no factor' if factor == 0 else f'factor d^-1/2 = {f:.3g}'}: the 1,000 logits spread "
-                f"{z.std():.2f} (their standard deviation); the most probable token takes {p[0]:.2f} of the "
-                f"probability, the top ten {p[:top].sum():.2f}."
+                f"d = {d}, {'no factor' if factor == 0 else f'factor d^-1/2 = {f:.3g}'}, mean of {draws} draws: "
+                f"the 1,000 logits spread {spread:.2f} (standard deviation); the most probable token takes "
+                f"{mean[0]:.3f} of the probability; e to the entropy, the effective number of tokens, is "
+                f"{effective:,.1f} of 1,000."
             )
 
         return update, [b, title]

@@ -152,6 +152,8 @@ def _reduced_degrees(angle: Any) -> float:
     check_real(angle, "angle_degrees", finite=False)  # the type, and no bool
     if isinstance(angle, numbers.Integral):
         return float(int(angle) % 360)
+    if isinstance(angle, numbers.Rational):  # a Fraction, reduced exactly however large
+        return float(angle % 360)
     if isinstance(angle, np.floating):
         if not np.isfinite(angle):
             raise ValueError(f"angle_degrees must be finite, got {short_repr(angle)}")

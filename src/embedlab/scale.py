@@ -2,8 +2,9 @@
 
 A tied row plays two roles. As an input it joins the stream of hidden vectors; as an output weight it
 is dotted with the final hidden vector ``h`` to make a logit. Dot products grow with the width: if
-``h`` and the rows have entries of typical size 1, a logit has typical size ``sqrt(d)``, and the
-softmax of logits that spread that far is nearly one-hot. Models put a factor on one of the two roles:
+``h`` and the rows are independent, with entries of typical size 1, a logit has typical size
+``sqrt(d)``, and the softmax of logits that spread that far is nearly one-hot. Some tied models put
+a factor on one of the two roles (others, GPT-2 among them, on neither):
 
 * the Transformer (Vaswani et al., 2017) and Gemma multiply the embedding by ``sqrt(d)`` as it is
   read in, so rows kept small for the head enter the stream at its scale;
@@ -15,12 +16,11 @@ Import on demand: ``from embedlab import scale``.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
-from ._validation import _describe, check_real, check_size, short_repr
+from ._validation import _describe, check_nbytes, check_real, check_size, short_repr
 from .logits import tied_logits
 
 __all__ = [
@@ -112,11 +112,15 @@ def random_logits(d_model: int, *, factor: float = 1.0, vocab_size: int = 1000, 
         raise TypeError(f"seed must be a non-negative int, got {_describe(seed)}")
     if seed < 0 or int(seed).bit_length() > 128:
         raise ValueError(f"seed must be a non-negative int below 2**128, got {short_repr(seed)}")
+    check_nbytes((V + 2, d), np.float64, "vocab_size")  # E, h and the logits, drawn in float64
     rng = np.random.default_rng(int(seed))
     E = rng.standard_normal((V, d))
     h = rng.standard_normal(d)
     with np.errstate(over="ignore"):
         scaled = f * h
-    if not np.all(np.isfinite(scaled)) or not math.isfinite(f * float(np.abs(h).max()) * float(np.abs(E).max()) * d):
-        raise ValueError(f"factor must keep the logits finite in float64, got {short_repr(factor)}")
-    return tied_logits(scaled, E)
+    try:
+        if not np.all(np.isfinite(scaled)):
+            raise ValueError
+        return tied_logits(scaled, E)
+    except ValueError:  # factor x h, or a logit, beyond float64
+        raise ValueError(f"factor must keep the logits finite in float64, got {short_repr(factor)}") from None

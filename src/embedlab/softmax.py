@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,7 @@ from ._validation import (
     check_nbytes,
     check_size,
     compact,
-    object_ints,
+    passed_ints,
     work_dtype,
 )
 
@@ -36,27 +37,41 @@ def _int_logits_shifted(z: Any, name: str, axis: Any) -> Any:
 
     Softmax depends only on differences, and float64 rounds ints beyond 2**53: 2**53 + 1 and 2**53
     would become equal. The differences are taken in the integers first (modulo 2**64 for 64-bit
-    arrays, where every difference of two entries fits), so only the result is rounded.
+    arrays, where every difference of two entries fits; in Python's ints and fractions for objects,
+    such as ints beyond 64 bits next to floats), so only the result is rounded.
     """
     if isinstance(z, (str, bytes, bool, np.bool_)):
         return z
     arr = as_array(z, name, "real numbers")
-    if arr.ndim == 0 or arr.size == 0 or arr.dtype.kind not in "iuO":
+    if arr.ndim == 0 or arr.size == 0:
+        return z
+    ints = passed_ints(z, arr)  # a list NumPy made float64 or objects, though it held integers
+    if ints is not None:
+        arr = ints
+    if arr.dtype.kind not in "iuO":
         return z
     axis = check_axis(axis, arr.ndim)
     check_nbytes((3, *arr.shape), np.float64, name)  # the differences, in two steps, and the floats
-    if arr.dtype.kind == "O":
-        try:
-            return _int_logits_shifted(object_ints(arr, name), name, axis)
-        except ValueError:  # ints beyond 64 bits: take the differences in Python's ints
-            pass
-        except TypeError:  # not ints: refused, as every other input, by check_float_array
-            return z
+    if arr.dtype.kind in "iu":
         top = arr.max(axis=axis, keepdims=True)
-        below = np.frompyfunc(lambda x: -float(x) if x < 2**1024 else -math.inf, 1, 1)(top - arr)
-        return below.astype(np.float64)
-    top = arr.max(axis=axis, keepdims=True)
-    return -(top.astype(np.uint64) - arr.astype(np.uint64)).astype(np.float64)
+        return -(top.astype(np.uint64) - arr.astype(np.uint64)).astype(np.float64)
+    values = compact(arr)
+    if not all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in values.ravel()):
+        return z  # not numbers: refused, as every other input, by check_float_array
+    try:
+        exact = np.frompyfunc(lambda v: int(v) if isinstance(v, numbers.Integral) else Fraction(v), 1, 1)(arr)
+    except (ValueError, OverflowError, TypeError):  # NaN or an infinity among objects: no exact difference
+        return z
+    top = exact.max(axis=axis, keepdims=True)
+    return np.frompyfunc(_minus_float, 1, 1)(top - exact).astype(np.float64)
+
+
+def _minus_float(x: Any) -> float:
+    """``-x`` for an exact non-negative difference, as the nearest float64, or -inf beyond it."""
+    try:
+        return -float(x)
+    except OverflowError:
+        return -math.inf
 
 
 def _check_logits(z: Any, name: str, axis: int) -> tuple[np.ndarray, int]:
@@ -241,7 +256,7 @@ def _mean_nll(shifted: np.ndarray, total: np.ndarray, targets: np.ndarray, dtype
     work = np.result_type(picked.dtype, np.float64)
     n = picked.size
     with np.errstate(over="ignore"):  # each term divided by n first: the mean of large losses is representable
-        loss = float(-(picked.astype(work, copy=False) / n).sum(dtype=work))
+        loss = float(-(picked.astype(work, copy=False) / n).sum(dtype=work)) + 0.0  # never -0.0
     if not np.isfinite(loss):
         raise ValueError(
             "logits give an infinite loss: a target's logit is further below the largest logit than "
@@ -275,8 +290,8 @@ def _cross_entropy_and_grad(z: np.ndarray, targets: np.ndarray) -> tuple[float, 
     return _mean_nll(shifted, total, targets, z.dtype), _softmax_minus_one_hot(e, total, targets, z.dtype)
 
 
-def _int_to_float(x: int) -> float:
-    """A Python int as the nearest float, or +-inf beyond float64."""
+def _real_to_float(x: Any) -> float:
+    """A real number as the nearest float64, or +-inf beyond it (ints and Fractions of any size)."""
     try:
         return float(x)
     except OverflowError:
@@ -314,16 +329,21 @@ def saturation_prob(t: Any, n_others: int = 3) -> Any:
     if isinstance(t, (str, bytes, bool, np.bool_, complex, np.complexfloating)):
         raise TypeError(f"t must be a real number or array of real numbers, got {_describe(t)}")
     raw = as_array(t, "t", "real numbers")
-    # Ints of any size are rounded to float64 (or +-inf beyond it): P0 changes with t alone, not with
-    # differences, and it is 0 or 1 to the last place long before ints and floats part.
+    ints = passed_ints(t, raw)  # a list NumPy made float64 or objects, though it held integers
+    if ints is not None:
+        raw = ints
+    # Ints of any size, and other real objects (a Python int beyond 64 bits next to a float), are
+    # rounded to float64, or +-inf beyond it: P0 changes with t alone, not with differences, and it
+    # is 0 or 1 to the last place long before ints and floats part. A broadcast is read once.
     if raw.dtype.kind in "iu" and raw.size and raw.dtype.itemsize > 4:
         check_nbytes(raw.shape, np.float64, "t")
         t = raw.astype(np.float64)
     elif raw.dtype.kind == "O" and raw.size:
-        flat = raw.ravel()
-        if all(isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_)) for x in flat):
+        data = compact(raw)
+        if all(isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_)) for x in data.ravel()):
             check_nbytes(raw.shape, np.float64, "t")
-            t = np.array([_int_to_float(x) for x in flat], dtype=np.float64).reshape(raw.shape)
+            floats = np.array([_real_to_float(x) for x in data.ravel()], dtype=np.float64).reshape(data.shape)
+            t = np.broadcast_to(floats, raw.shape) if floats.shape != raw.shape else floats
     arr = check_float_array(t, "t")
     check_nbytes((4, *arr.shape), np.result_type(arr.dtype, np.float64), "t")  # the result and its temporaries
     if np.isnan(compact(arr)).any():

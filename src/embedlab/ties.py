@@ -5,14 +5,17 @@ tie: a copy starts equal and then drifts, because training updates the two separ
 checked on memory, with :func:`numpy.shares_memory`, never with ``==``.
 
 Two ways of listing a model's parameters differ on a tie. A *parameter list* yields each array once
-(:func:`count_params` with ``once=True``); a *name-to-array mapping*, what a checkpoint stores,
-lists the array under each of its names (``once=False``), so it counts the tied matrix twice.
+(:func:`count_params` with ``once=True``); a *name-to-array mapping*, the way a checkpoint lists a
+model, names the array under each of its names (``once=False``), so adding up its entries counts
+the tied matrix twice.
 
 Import on demand: ``from embedlab import ties``.
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,12 +26,17 @@ from ._validation import _describe, check_flag, short_repr
 
 __all__ = [
     "MAX_NAMES",
+    "MAX_PAIRS",
     "count_params",
     "tie_groups",
 ]
 
 #: The most names :func:`tie_groups` compares (a large model lists a few thousand).
 MAX_NAMES = 100_000
+
+#: The most pairs of distinct arrays with overlapping memory ranges it compares (each is a
+#: ``numpy.shares_memory`` call): views of one buffer under many names, counted before comparing.
+MAX_PAIRS = 1_000_000
 
 # Work allowed to numpy.shares_memory for one pair of strided views; the exact answer for two views of
 # one matrix (a matrix and its transpose, a matrix and itself) takes a handful of steps.
@@ -41,7 +49,9 @@ def _check_named(named: Any) -> list[tuple[str, np.ndarray]]:
     if len(named) > MAX_NAMES:
         raise ValueError(f"named must hold at most {MAX_NAMES:,} names, got {len(named):,}")
     items = []
-    for key, value in named.items():
+    for count, (key, value) in enumerate(itertools.islice(named.items(), MAX_NAMES + 1)):
+        if count == MAX_NAMES:  # a mapping whose len() understates what it yields
+            raise ValueError(f"named must hold at most {MAX_NAMES:,} names, got more")
         if not isinstance(key, str):
             raise TypeError(f"named must have str keys (parameter names), got the key {short_repr(key)}")
         if not isinstance(value, np.ndarray):
@@ -81,7 +91,15 @@ def tie_groups(named: Mapping[str, np.ndarray]) -> list[tuple[str, ...]]:
     []
     """
     items = _check_named(named)
+    # Names whose arrays have the same start, shape, strides and dtype reach the very same elements:
+    # grouped at once, without comparing memory. Only one array per such key goes on.
+    firsts: dict[tuple, int] = {}
     parent = list(range(len(items)))
+    for i, (_, a) in enumerate(items):
+        if a.size:
+            key = (a.__array_interface__["data"][0], a.shape, a.strides, a.dtype.str)
+            parent[i] = firsts.setdefault(key, i)
+    distinct = [i for i in range(len(items)) if parent[i] == i and items[i][1].size]
 
     def root(i: int) -> int:
         while parent[i] != i:
@@ -89,8 +107,16 @@ def tie_groups(named: Mapping[str, np.ndarray]) -> list[tuple[str, ...]]:
             i = parent[i]
         return i
 
-    # Sweep the arrays by where their bytes begin: only arrays whose byte ranges overlap can share memory.
-    spans = sorted((*byte_bounds(a), i) for i, (_, a) in enumerate(items) if a.size)
+    # Only arrays whose byte ranges overlap can share memory. Count those pairs first (a sweep over
+    # sorted starts and ends), and refuse a mapping with too many to compare, before comparing any.
+    spans = sorted((*byte_bounds(items[i][1]), i) for i in distinct)
+    ends = sorted(end for _, end, _ in spans)
+    pairs = sum(k - bisect.bisect_right(ends, start) for k, (start, _, _) in enumerate(spans))
+    if pairs > MAX_PAIRS:
+        raise ValueError(
+            f"named must hold at most {MAX_PAIRS:,} pairs of distinct arrays whose memory ranges overlap, "
+            f"got {pairs:,} (views of one buffer under many names); compare fewer views at a time"
+        )
     open_: list[tuple[int, int]] = []  # (end, index) of the ranges still open at this start
     for start, end, i in spans:
         open_ = [(e, j) for e, j in open_ if e > start]
@@ -102,6 +128,31 @@ def tie_groups(named: Mapping[str, np.ndarray]) -> list[tuple[str, ...]]:
     for i, (name, _) in enumerate(items):
         groups.setdefault(root(i), []).append(name)
     return [tuple(names) for names in groups.values() if len(names) > 1]
+
+
+def _elements(a: np.ndarray) -> tuple:
+    """A canonical description of the bytes ``a``'s elements occupy: equal for two views of one set.
+
+    Start at the lowest element, drop axes of length 1 and repeated (zero-stride) axes, make every
+    stride positive, sort the axes by stride and merge axes that continue one another.
+    """
+    start = a.__array_interface__["data"][0]
+    axes = []
+    for n, s in zip(a.shape, a.strides, strict=True):
+        if n == 1 or s == 0:
+            continue
+        if s < 0:
+            start += s * (n - 1)
+            s = -s
+        axes.append((s, n))
+    axes.sort()
+    merged: list[list[int]] = []
+    for s, n in axes:
+        if merged and merged[-1][0] * merged[-1][1] == s:  # this axis continues the previous one
+            merged[-1][1] *= n
+        else:
+            merged.append([s, n])
+    return start, a.dtype.itemsize, tuple(map(tuple, merged))
 
 
 def _shares(first: tuple[str, np.ndarray], second: tuple[str, np.ndarray]) -> bool:
@@ -116,7 +167,7 @@ def _shares(first: tuple[str, np.ndarray], second: tuple[str, np.ndarray]) -> bo
         ) from None
     if not shared:
         return False
-    if a.size != b.size or byte_bounds(a) != byte_bounds(b) or a.dtype != b.dtype:
+    if _elements(a) != _elements(b):
         raise ValueError(
             f"named[{name_a!r}] and named[{name_b!r}] share part of their memory but are not one array "
             f"(shapes {a.shape} and {b.shape}): a tie is one array under two names"

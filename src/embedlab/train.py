@@ -17,6 +17,7 @@ maths. Training is minibatch Adam; every random choice comes from ``np.random.de
 from __future__ import annotations
 
 import itertools
+import math
 import numbers
 import time
 from dataclasses import dataclass, field
@@ -1210,14 +1211,25 @@ def _pca_2d(E: Any, basis: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
         basis = basis.astype(dtype, copy=False)
     with np.errstate(over="ignore", invalid="ignore"):
         Ew = E.astype(dtype, copy=False)
-        # Centred from the first row first: the mean of rows near the dtype's largest value would
-        # overflow in the sum, but their differences are small, and PCA does not see the shift.
-        centred = Ew - Ew[0]  # (V, d)
-        centred -= centred.mean(axis=0)
+        centred = Ew - Ew.mean(axis=0)  # (V, d)
+        if not np.isfinite(centred).all():
+            # The sum in the mean overflowed (rows near the dtype's largest value). Centre on each
+            # column's midpoint first, which leaves every entry within half the column's span, then
+            # take the mean of entries divided by V first, which cannot overflow. PCA ignores the shift.
+            mid = Ew.min(axis=0) / 2 + Ew.max(axis=0) / 2
+            centred = Ew - mid
+            centred -= (centred / centred.shape[0]).sum(axis=0)
     if not np.isfinite(centred).all():
         raise ValueError(f"{name} spans more than dtype {np.dtype(dtype).name} can centre; scale it down")
     if basis is None:
-        _, _, vt = np.linalg.svd(centred, full_matrices=False)
+        # The largest singular value is at most the Frobenius norm: where that passes the dtype's largest
+        # value, the axes (which a scale does not move) are found on the rows scaled by their largest entry.
+        big = max(float(centred.max()), -float(centred.min()))
+        frobenius = big * math.sqrt(float(((centred / big) ** 2).sum())) if big > 0 else 0.0
+        if not math.isfinite(frobenius) or frobenius >= float(np.finfo(centred.dtype).max):
+            _, _, vt = np.linalg.svd(centred / big, full_matrices=False)
+        else:
+            _, _, vt = np.linalg.svd(centred, full_matrices=False)
         basis = vt[:2].T  # (d, 2)
         pivots = np.abs(basis).argmax(axis=0)
         basis = basis * np.sign(basis[pivots, [0, 1]])
