@@ -454,7 +454,7 @@ def test_training_memory_bars_are_bytes_per_parameter_times_counts():
     counted here from REAL_MODELS and the whole-model totals with the bytes written out by hand."""
     from embedlab import architectures
 
-    hand = [4, 2, 4 + 4 + 4 + 4, 2 + 2 + 4 + 4 + 4]  # weights; bf16 weights; w, g, m, v; mixed (ZeRO's 16)
+    hand = [4, 4 + 4 + 4 + 4]  # float32 weights; weights, gradients, m and v (mixed precision: 2 + 2 + 12)
     ex = explorers.training_memory_explorer()
     regimes = ex.controls[1].values
     assert len(regimes) == len(hand)
@@ -478,7 +478,7 @@ def test_training_memory_bars_are_bytes_per_parameter_times_counts():
     # in float32, the head GPT-2 small would add is four times as long in training as at rest
     ex.update(model=0, regime=regimes[0])
     rest_gap = sum(p.get_width() for p in [p for p in ex.axes.patches if p.get_animated()][2:4])
-    ex.update(model=0, regime=regimes[2])
+    ex.update(model=0, regime=regimes[1])
     adam_gap = sum(p.get_width() for p in [p for p in ex.axes.patches if p.get_animated()][2:4])
     assert adam_gap == pytest.approx(4 * rest_gap, rel=1e-12)
 
@@ -647,7 +647,7 @@ def test_html_frame_counts(made):
         "flatten": 21,
         "saturation": 33,
         "budget": len(REAL_MODELS),
-        "training_memory": len(REAL_MODELS) * 4,  # every model, in each of the four regimes
+        "training_memory": len(REAL_MODELS) * 2,  # every model, at rest and in training
         "scale": 6 * 2,  # six widths, with the factor and without
         "gradient": 16,
     }

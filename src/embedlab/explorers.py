@@ -424,16 +424,21 @@ def training_memory_explorer() -> Explorer:
     """G: the memory of a real model at rest and in training with Adam, as built and with the other choice.
 
     Two stacked bars in GB (10**9 bytes): embedding, output head and the rest of the model, each
-    part's parameters times the bytes a parameter costs in the chosen regime
-    (:data:`embedlab.budget.REGIMES`). The axis is fixed per model at its largest regime, so moving
-    from "at rest" to "in training" shows the bars, and the gap tying closes, grow fourfold.
+    part's parameters times the bytes a parameter costs (:data:`embedlab.budget.REGIMES`): in
+    float32 at rest, or in training with Adam, where float32 and mixed precision both cost 16
+    bytes. The axis is fixed per model, so moving from "at rest" to "in training" shows the bars,
+    and the gap tying closes, grow fourfold. (bfloat16 at rest is in G's table, not here: two
+    regimes keep the page's pre-rendered frames few.)
     """
     from . import architectures
     from .budget import REGIMES
 
     models = [m["name"] for m in REAL_MODELS]
-    regimes = list(REGIMES)
+    regimes = ["float32 at rest", "float32 Adam"]
+    labels_ = {"float32 at rest": "float32 at rest", "float32 Adam": "training with Adam"}
     per_param = {r: sum(n for _, n in REGIMES[r]) for r in regimes}
+    if per_param["float32 Adam"] != sum(n for _, n in REGIMES["mixed-precision Adam"]):
+        raise RuntimeError("the explorer's 'training with Adam' stands for float32 and mixed precision alike")
     parts = ("embedding V x d", "output head", "the rest")
     colors = (plots.BLUE, plots.ORANGE, plots.GREY)
 
@@ -477,12 +482,14 @@ def training_memory_explorer() -> Explorer:
                 labels[i].set_text(label)
                 notes[i].set_text(f"{left:,.2f} GB")
                 notes[i].set_position((left + 0.01 * largest / 1e9, i))
-            title.set_text(f"{name}, {r}")
+            title.set_text(f"{name}, {labels_[r]}")
             (lb, e0, h0, r0), (lo, e1, h1, r1) = rows
             built, other = per_param[r] * (e0 + h0 + r0), per_param[r] * (e1 + h1 + r1)
             gap = abs(other - built)
             return (
-                f"{name}, {r} ({per_param[r]} bytes a parameter): {lb}, {built / 1e9:,.2f} GB; {lo}, "
+                f"{name}, {labels_[r]} ({per_param[r]} bytes a parameter"
+                + (", in float32 or mixed precision" if r == "float32 Adam" else "")
+                + f"): {lb}, {built / 1e9:,.2f} GB; {lo}, "
                 f"{other / 1e9:,.2f} GB. Tying {'saves' if lb == 'as built, tied' else 'would save'} "
                 f"{gap / 1e9:,.2f} GB, {per_param[r]} bytes for each of the {e0:,} entries of the V x d matrix."
             )
@@ -492,7 +499,7 @@ def training_memory_explorer() -> Explorer:
 
     controls = [
         Control("model", "model", tuple(range(len(models))), value=0, fmt=lambda i: models[i]),
-        Control("regime", "memory", tuple(range(len(regimes))), value=0, fmt=lambda i: regimes[i]),
+        Control("regime", "memory", tuple(range(len(regimes))), value=0, fmt=lambda i: labels_[regimes[i]]),
     ]
     return Explorer("Memory at rest and in training", controls, setup, figsize=(7.0, 3.2))
 
