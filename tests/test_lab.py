@@ -322,18 +322,35 @@ def picture_hash(img: Any) -> str:
     raise AssertionError("unreachable")
 
 
-def check_explorer(page: Any, presses: int = PRESSES_PER_NOTEBOOK) -> list[float]:
-    """Move every slider of the notebook's explorer with the keyboard, there and back; return latencies (ms).
+def shown_explorers(notebook: Path) -> int:
+    """How many explorers a notebook shows: code cells whose last line calls an ``*_explorer``."""
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    lasts = ["".join(c["source"]).strip().splitlines()[-1:] for c in cells if c["cell_type"] == "code"]
+    return sum(bool(last) and re.search(r"_explorer\(.*\)\s*$", last[0]) is not None for last in lasts)
+
+
+def check_explorer(page: Any, presses: int = PRESSES_PER_NOTEBOOK, expected: int | None = None) -> list[float]:
+    """Move every slider of each of the notebook's explorers with the keyboard, there and back.
 
     Each move must move the slider, change the figure (src and picture) and the readout; moving back
     must restore the first figure and readout. Raises AssertionError naming what did not follow.
+    Returns the latencies (ms) of every explorer's moves.
     """
-    box = page.locator(".jp-NotebookPanel .widget-vbox:has(img.widget-image):has(.embedlab-readout)")
+    boxes = page.locator(".jp-NotebookPanel .widget-vbox:has(img.widget-image):has(.embedlab-readout)")
     try:
-        box.first.wait_for(timeout=30_000)
+        boxes.first.wait_for(timeout=30_000)
     except PlaywrightTimeoutError:
         raise AssertionError("no live explorer (sliders, image, readout) is shown") from None
-    assert box.count() == 1, f"expected one explorer, found {box.count()}"
+    found = boxes.count()
+    if expected is not None:
+        assert found == expected, f"expected {expected} explorer(s), found {found}"
+    latencies: list[float] = []
+    for i in range(found):
+        latencies += _check_one_explorer(page, boxes.nth(i), presses)
+    return latencies
+
+
+def _check_one_explorer(page: Any, box: Any, presses: int) -> list[float]:
     box.scroll_into_view_if_needed()
     img = box.locator("img.widget-image")
     # Sharp, not stretched: the image is shown at its CSS size, half its pixels (it is rendered at 2x).
@@ -415,7 +432,7 @@ def test_notebook_runs_and_explorer_responds(name: str, lab: LabServer, browser:
     with notebook_page(browser, lab, name, f"test-{name.removesuffix('.ipynb')}") as page:
         state = restart_and_run_all(page)
         check_cells(state, lab.root / name)
-        latency.samples[name.removesuffix(".ipynb")] = check_explorer(page)
+        latency.samples[name.removesuffix(".ipynb")] = check_explorer(page, expected=shown_explorers(lab.root / name))
 
 
 BREAK_REDRAW = """\

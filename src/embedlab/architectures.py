@@ -679,7 +679,7 @@ def counts(name_or_config: str | Config) -> Counts:
         reports by default, since the token embedding doubles as the tied output head.
     ``non_embedding``
         ``total`` less the token embedding, the output head's own parameters (``head``) and the
-        position embeddings: the N of the scaling-law papers (Kaplan et al., 2020).
+        position embeddings: the N of Kaplan et al.'s scaling laws (2020).
 
     Parameters
     ----------

@@ -517,17 +517,21 @@ def scale_explorer() -> Explorer:
     factors = ("none", "d^-1/2")
     top, draws = 10, 20
 
+    drawn: dict[int, list[np.ndarray]] = {}  # each width's unscaled logits, drawn once
+
     def setup(fig: Any, ax: Any) -> Any:
-        b = plots.bars(np.full(top, 1e-3), [str(k + 1) for k in range(top)], ax, annotate=False)
+        b = plots.bars(np.full(top, 1e-6), [str(k + 1) for k in range(top)], ax, annotate=False)
         ax.set_yscale("log")
-        ax.set_ylim(1e-3, 1.5)
-        ax.set_xlabel("tokens, most probable first")
-        ax.set_ylabel("probability (mean of 20 draws)")
+        ax.set_ylim(1e-6, 1.5)
+        ax.set_xlabel("tokens, most probable first (below 10^-6: not drawn)")
+        ax.set_ylabel("probability, mean of 20")
         title = ax.set_title("")
 
         def update(d: int, factor: int) -> str:
             f = 1.0 if factor == 0 else d**-0.5
-            zs = [random_logits(d, factor=f, seed=s) for s in range(draws)]
+            if d not in drawn:
+                drawn[d] = [random_logits(d, seed=s) for s in range(draws)]
+            zs = [f * z for z in drawn[d]]  # T5's factor on h multiplies every logit by it
             ps = [np.sort(softmax(z))[::-1] for z in zs]
             mean = np.mean([p[:top] for p in ps], axis=0)
             plots.update_bars(b, mean)
