@@ -137,6 +137,8 @@ def check_real(value: Any, name: str, *, finite: bool = True) -> float:
     except OverflowError:  # an int beyond float range
         x = math.inf if value > 0 else -math.inf
     if finite and not math.isfinite(x):
+        if isinstance(value, numbers.Rational) or (isinstance(value, np.floating) and np.isfinite(value)):
+            raise ValueError(f"{name} must lie within float64's range (below 1.8e308 in size), got {short_repr(value)}")
         raise ValueError(f"{name} must be finite, got {short_repr(value)}")
     return x
 
@@ -161,6 +163,8 @@ def as_array(x: Any, name: str, what: str) -> np.ndarray:
     _not_masked(x, name)
     if isinstance(x, range) or (isinstance(x, (list, tuple)) and len(x) > 1_000_000):
         check_nbytes((range_len(x),), np.float64, name)  # a range(10**12) is sized before NumPy builds it
+    elif isinstance(x, (list, tuple)):
+        check_nbytes((_sequence_size(x),), np.float64, name)  # a list of broadcast arrays, sized as copied
     try:
         return np.asarray(x)
     except ValueError:  # ragged nested lists
@@ -169,6 +173,26 @@ def as_array(x: Any, name: str, what: str) -> np.ndarray:
         ) from None
     except (TypeError, OverflowError, RecursionError) as exc:
         raise TypeError(f"{name} must be an array of {what}, got {_describe(x)} ({type(exc).__name__})") from None
+
+
+def _sequence_size(x: list | tuple, budget: int = 1_000_000) -> int:
+    """How many numbers NumPy would make of a (nested) sequence: arrays count their full size.
+
+    Looks at no more than ``budget`` sequence items; what lies beyond counts one item each.
+    """
+    total, seen, stack = 0, 0, [x]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, np.ndarray):
+            total += item.size
+        elif isinstance(item, (list, tuple)) and seen + len(item) <= budget:
+            seen += len(item)
+            stack.extend(item)
+        elif isinstance(item, (list, tuple)):
+            total += len(item)
+        else:
+            total += 1
+    return total
 
 
 def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
@@ -245,6 +269,11 @@ def check_float_array(
         raise TypeError(f"{name} must be an array of real numbers, got the string {short_repr(x)}")
     arr = as_array(x, name, "real numbers")
     ints = passed_ints(x, arr)
+    if ints is None and big_ints_among(x, arr) is not None:
+        raise ValueError(
+            f"{name} must hold integers of at most 2**53 in size next to other numbers: float64, which "
+            "NumPy makes of the list, would round them; pass floats if rounding them is what you mean"
+        )
     if ints is not None:  # integers NumPy promoted to float64 or objects: kept as the integers they are
         try:
             arr = object_ints(ints, name)
@@ -296,6 +325,23 @@ def passed_ints(x: Any, arr: np.ndarray) -> np.ndarray | None:
         return None
     if all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) for v in objects.ravel()):
         return objects
+    return None
+
+
+def big_ints_among(x: Any, arr: np.ndarray) -> np.ndarray | None:
+    """A sequence's items as an object array where it holds an integer beyond 2**53 next to other numbers.
+
+    NumPy makes such a list float64 (rounding the integer) or objects; None when ``x`` is an array
+    or holds no integer float64 would round.
+    """
+    if isinstance(x, np.ndarray) or arr.dtype.kind not in "fO" or not arr.size:
+        return None
+    objects = np.asarray(x, dtype=object)
+    if objects.shape != arr.shape:
+        return None
+    for v in objects.ravel():
+        if isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) and abs(int(v)) > 2**53:
+            return objects
     return None
 
 

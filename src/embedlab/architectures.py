@@ -115,11 +115,13 @@ class DecoderConfig:
         if isinstance(self.n_positions, bool) or not isinstance(self.n_positions, numbers.Integral):
             raise TypeError(f"n_positions must be a non-negative integer, got {_describe(self.n_positions)}")
         if self.n_positions < 0:
-            raise ValueError(f"n_positions must be a non-negative integer (0 for rotary), got {self.n_positions}")
+            raise ValueError(
+                f"n_positions must be a non-negative integer (0 for rotary), got {short_repr(self.n_positions)}"
+            )
         if self.n_heads % self.n_kv_heads:
             raise ValueError(
                 f"n_kv_heads must divide n_heads (each key/value head serves a group of query heads), got "
-                f"n_heads={self.n_heads} and n_kv_heads={self.n_kv_heads}"
+                f"n_heads={short_repr(self.n_heads)} and n_kv_heads={short_repr(self.n_kv_heads)}"
             )
 
 
@@ -151,8 +153,8 @@ class BertConfig:
             check_size(getattr(self, field), field)
         if self.d_model % self.n_heads:
             raise ValueError(
-                f"n_heads must divide d_model (each head is d_model / n_heads wide), got d_model={self.d_model} "
-                f"and n_heads={self.n_heads}"
+                f"n_heads must divide d_model (each head is d_model / n_heads wide), got "
+                f"d_model={short_repr(self.d_model)} and n_heads={short_repr(self.n_heads)}"
             )
 
 

@@ -6,6 +6,7 @@ notebook shows the reader exactly which of the draft's figures hold.
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import Any
 
@@ -43,6 +44,14 @@ def _exact_float(v: int, name: str) -> float:
     return f
 
 
+def _float(v: Any) -> float:
+    """A real number as float64 (inf beyond its range: a draft may show inf, and it differs)."""
+    try:
+        return float(v)
+    except OverflowError:
+        return math.inf if v > 0 else -math.inf
+
+
 def _as_float64(x: Any, name: str) -> np.ndarray:
     """A float64 array of the figure (NaN and inf allowed: a draft may show them, they just differ)."""
     if isinstance(x, (str, bytes)):
@@ -50,11 +59,15 @@ def _as_float64(x: Any, name: str) -> np.ndarray:
     arr = as_array(x, name, "numbers")
     if arr.size > MAX_VALUES:
         raise ValueError(f"{name} must hold at most {MAX_VALUES:,} values (figures a draft prints), got {arr.size:,}")
-    if arr.dtype.kind == "O" and all(
-        isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) for v in arr.ravel()
-    ):  # Python ints beyond 64 bits: each is checked below, as an int
-        values = [int(v) for v in arr.ravel()]
-        arr = np.array([_exact_float(v, name) for v in values], dtype=np.float64).reshape(arr.shape)
+    from_list = isinstance(x, (list, tuple)) and arr.dtype == np.float64
+    objects = np.asarray(x, dtype=object) if from_list or arr.dtype.kind == "O" else arr
+    if (from_list or arr.dtype.kind == "O") and objects.shape == arr.shape:
+        # A list NumPy made float64 or objects: ints beyond 2**53, mixed numpy int types, Fractions.
+        # Each item is read as itself: an int exactly (or refused), any other real number as its float.
+        flat = objects.ravel()
+        if all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in flat):
+            floats = [_exact_float(int(v), name) if isinstance(v, numbers.Integral) else _float(v) for v in flat]
+            arr = np.array(floats, dtype=np.float64).reshape(arr.shape)
     if arr.dtype.kind not in "iuf":
         raise TypeError(f"{name} must be a number or an array of numbers, got {_describe(arr)}")
     if arr.dtype.kind in "iu" and arr.size and max(-int(arr.min()), int(arr.max())) > 2**53:
@@ -115,7 +128,10 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
         # last place of the unrounded value (with a hair for the binary form of 0.005), or equal to it.
         # The hair is a few units in the last binary place of the two values, no more: a value that rounds
         # the other way (1.5000000005 to 0 places) must not agree.
-        close = np.abs(d - exact) <= 0.5 * 10.0**-decimals + 4 * (np.spacing(np.abs(d)) + np.spacing(np.abs(exact)))
+        # (From 2**52 on, float64 holds integers only: there is no decimal form to round, and no hair.)
+        hair = 4 * (np.spacing(np.abs(d)) + np.spacing(np.abs(exact)))
+        hair = np.where((np.abs(d) >= 2.0**52) | (np.abs(exact) >= 2.0**52), 0.0, hair)
+        close = np.abs(d - exact) <= 0.5 * 10.0**-decimals + hair
         ok = bool(np.all(close | (d == exact) | (np.isnan(d) & np.isnan(exact))))
         # Shown rounded correctly from its exact binary value (np.round scales first: 0.005 would show 0.00);
         # where the value lies exactly half-way and agrees, it is shown as the draft rounded it.

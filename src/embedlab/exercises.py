@@ -511,8 +511,8 @@ def bank() -> list[Exercise]:
     out.append(
         Exercise(
             f"A tied, GPT-2-shaped model has V = {Vg:,} tokens of width d = {dg:,}, {cfg.n_positions:,} learned "
-            f"position embeddings, and {c.total:,} parameters in all. How many parameters are in the scaling "
-            "laws' N, the count that leaves out every embedding?",
+            f"position embeddings, and {c.total:,} parameters in all. How many parameters are in Kaplan et al.'s "
+            "N, the scaling-law count that leaves out every embedding?",
             c.non_embedding,
             abs_tol=0.5,
             fmt="{:,.0f}",

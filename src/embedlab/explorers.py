@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 import numpy as np
-from matplotlib.ticker import NullLocator
+from matplotlib.ticker import MaxNLocator, NullLocator
 
 from . import plots
 from ._validation import _describe, check_ids, check_size
@@ -471,7 +471,10 @@ def training_memory_explorer() -> Explorer:
             name, r = models[model], regimes[regime]
             rows = variants(name)
             largest = max(per_param.values()) * max(sum(v[1:]) for v in rows)
-            ax.set_xlim(0, 1.18 * largest / 1e9)  # room for the note after the longer bar
+            ax.set_xlim(0, 1.3 * largest / 1e9)  # room for the note after the longer bar
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=6))
+            ticks = [t for t in ax.xaxis.get_major_locator()() if 0 <= t <= 1.2 * largest / 1e9]
+            ax.set_xticks(ticks)  # none at the very edge, where its label would be cut
             for i, (label, *counts) in enumerate(rows):
                 left = 0.0
                 for seg, n in zip(segments, counts, strict=True):
@@ -514,7 +517,7 @@ def scale_explorer() -> Explorer:
     from .scale import random_logits
 
     widths = (2, 8, 32, 128, 512, 2048)
-    factors = ("none", "d^-1/2")
+    factors = ("none (unit-scale rows)", "d^-1/2 (T5)")
     top, draws = 10, 20
 
     drawn: dict[int, list[np.ndarray]] = {}  # each width's unscaled logits, drawn once
@@ -538,9 +541,10 @@ def scale_explorer() -> Explorer:
             spread = float(np.mean([z.std() for z in zs]))
             # the effective number of tokens, e to the entropy: 1 for one-hot, 1,000 for uniform
             effective = float(np.mean([np.exp(-np.sum(p * np.log(np.where(p > 0, p, 1.0)))) for p in ps]))
-            title.set_text(f"d = {d}, " + ("no factor" if factor == 0 else f"logits x d^-1/2 = {f:.3g}"))
+            title.set_text(f"d = {d}, unit-scale rows, " + ("no factor" if factor == 0 else f"logits x {f:.3g}"))
             return (
-                f"d = {d}, {'no factor' if factor == 0 else f'factor d^-1/2 = {f:.3g}'}, mean of {draws} draws: "
+                f"d = {d}, rows and h at unit scale, {'no factor' if factor == 0 else f'factor d^-1/2 = {f:.3g}'}, "
+                f"mean of {draws} draws: "
                 f"the 1,000 logits spread {spread:.2f} (standard deviation); the most probable token takes "
                 f"{mean[0]:.3f} of the probability; e to the entropy, the effective number of tokens, is "
                 f"{effective:,.1f} of 1,000."

@@ -12,6 +12,7 @@ import numpy as np
 from ._validation import (
     _describe,
     as_array,
+    big_ints_among,
     check_axis,
     check_float_array,
     check_ids,
@@ -46,6 +47,8 @@ def _int_logits_shifted(z: Any, name: str, axis: Any) -> Any:
     if arr.ndim == 0 or arr.size == 0:
         return z
     ints = passed_ints(z, arr)  # a list NumPy made float64 or objects, though it held integers
+    if ints is None:
+        ints = big_ints_among(z, arr)  # or integers beyond 2**53 next to floats: differences taken exactly
     if ints is not None:
         arr = ints
     if arr.dtype.kind not in "iuO":
@@ -55,15 +58,35 @@ def _int_logits_shifted(z: Any, name: str, axis: Any) -> Any:
     if arr.dtype.kind in "iu":
         top = arr.max(axis=axis, keepdims=True)
         return -(top.astype(np.uint64) - arr.astype(np.uint64)).astype(np.float64)
-    values = compact(arr)
-    if not all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in values.ravel()):
+    values = compact(arr)  # a broadcast is worked on its own data, then broadcast again
+    flat = values.ravel()
+    if not all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in flat):
         return z  # not numbers: refused, as every other input, by check_float_array
-    try:
-        exact = np.frompyfunc(lambda v: int(v) if isinstance(v, numbers.Integral) else Fraction(v), 1, 1)(arr)
-    except (ValueError, OverflowError, TypeError):  # NaN or an infinity among objects: no exact difference
-        return z
-    top = exact.max(axis=axis, keepdims=True)
-    return np.frompyfunc(_minus_float, 1, 1)(top - exact).astype(np.float64)
+    exact = np.empty(values.shape, dtype=object)
+    masked = np.zeros(values.shape, dtype=bool)  # -inf: a masked token, probability 0
+    for k, v in enumerate(flat):
+        if isinstance(v, numbers.Integral):
+            exact.flat[k] = int(v)
+            continue
+        f = float(v) if not isinstance(v, numbers.Rational) else None
+        if f is not None and math.isnan(f):
+            raise ValueError(f"{name} must not contain NaN, got a NaN value")
+        if f == math.inf:
+            raise ValueError(f"{name} must not contain +inf (softmax would be inf/inf), got a +inf value")
+        if f == -math.inf:
+            masked.flat[k], exact.flat[k] = True, None
+        else:  # a float (any width, as its float64 value) or a Fraction: exact
+            exact.flat[k] = Fraction(v) if f is None else Fraction(f)
+    live = np.where(masked, None, exact)
+    if np.all(masked, axis=axis).any():
+        raise ValueError(
+            f"{name} must keep at least one finite entry along axis {axis}: a row of all -inf masks every token"
+        )
+    top = np.frompyfunc(lambda a, b: b if a is None else a if b is None else max(a, b), 2, 1).reduce(
+        live, axis=axis, keepdims=True
+    )
+    below = np.frompyfunc(lambda t, v: -math.inf if v is None else _minus_float(t - v), 2, 1)(top, live)
+    return np.broadcast_to(below.astype(np.float64), arr.shape)
 
 
 def _minus_float(x: Any) -> float:
@@ -332,6 +355,8 @@ def saturation_prob(t: Any, n_others: int = 3) -> Any:
     ints = passed_ints(t, raw)  # a list NumPy made float64 or objects, though it held integers
     if ints is not None:
         raw = ints
+    elif raw.dtype.kind == "f":
+        t = raw  # a list's floats, or ints NumPy rounded to float64: harmless here (see below)
     # Ints of any size, and other real objects (a Python int beyond 64 bits next to a float), are
     # rounded to float64, or +-inf beyond it: P0 changes with t alone, not with differences, and it
     # is 0 or 1 to the last place long before ints and floats part. A broadcast is read once.

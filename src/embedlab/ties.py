@@ -79,7 +79,8 @@ def tie_groups(named: Mapping[str, np.ndarray]) -> list[tuple[str, ...]]:
     TypeError
         If ``named`` is not a mapping of str to arrays.
     ValueError
-        If two arrays share only part of their memory (a slice and its matrix): that is no tie, and
+        If two arrays share memory without being one array (a slice and its matrix, a broadcast
+        and its source, one buffer read as two dtypes): that is no tie, and
         no count of parameters is right for it.
 
     Examples
@@ -133,14 +134,17 @@ def tie_groups(named: Mapping[str, np.ndarray]) -> list[tuple[str, ...]]:
 def _elements(a: np.ndarray) -> tuple:
     """A canonical description of the bytes ``a``'s elements occupy: equal for two views of one set.
 
-    Start at the lowest element, drop axes of length 1 and repeated (zero-stride) axes, make every
-    stride positive, sort the axes by stride and merge axes that continue one another.
+    Start at the lowest element, drop axes of length 1, make every stride positive, sort the axes
+    by stride and merge axes that continue one another. A broadcast (a zero stride) lists elements
+    more than once: it is described as itself alone, so it is one array only with an identical view.
     """
     start = a.__array_interface__["data"][0]
     axes = []
     for n, s in zip(a.shape, a.strides, strict=True):
-        if n == 1 or s == 0:
+        if n == 1:
             continue
+        if s == 0:  # a broadcast repeats its elements: never one array with its source (None is unequal)
+            return (None, id(a))
         if s < 0:
             start += s * (n - 1)
             s = -s
@@ -156,7 +160,7 @@ def _elements(a: np.ndarray) -> tuple:
 
 
 def _shares(first: tuple[str, np.ndarray], second: tuple[str, np.ndarray]) -> bool:
-    """Whether two arrays are one tie (the same elements), refusing arrays that share part of their memory."""
+    """Whether two arrays are one tie (the same elements), refusing arrays that share memory otherwise."""
     (name_a, a), (name_b, b) = first, second
     try:
         shared = np.shares_memory(a, b, max_work=_MAX_WORK)
@@ -169,8 +173,10 @@ def _shares(first: tuple[str, np.ndarray], second: tuple[str, np.ndarray]) -> bo
         return False
     if _elements(a) != _elements(b):
         raise ValueError(
-            f"named[{name_a!r}] and named[{name_b!r}] share part of their memory but are not one array "
-            f"(shapes {a.shape} and {b.shape}): a tie is one array under two names"
+            f"named[{name_a!r}] and named[{name_b!r}] share memory but are not one array (shapes {a.shape} "
+            f"and {b.shape}, dtypes {a.dtype} and {b.dtype}, strides {a.strides} and {b.strides}): a tie is "
+            "one array under two names, not part of one, a broadcast of one or the same bytes read as "
+            "another dtype"
         )
     return True
 
