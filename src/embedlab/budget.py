@@ -107,9 +107,10 @@ def param_bytes(vocab_size: int, d_model: int, *, tied: bool, output_bias: bool 
 
 
 #: Bytes each parameter costs, part by part, at rest and in training with Adam. Training keeps a
-#: gradient and Adam's two moments (m and v) beside every weight. Mixed precision (Micikevicius et
-#: al., 2018; the ZeRO paper's count, Rajbhandari et al., 2020) keeps 16-bit weights and gradients
-#: plus a float32 master copy of the weights and float32 moments: 2 + 2 + 12 = 16 bytes.
+#: gradient and Adam's two moments (m and v) beside every weight. Mixed precision keeps 16-bit
+#: weights and gradients beside a float32 master copy of the weights (Micikevicius et al., 2018);
+#: with Adam's float32 moments that is the ZeRO paper's count (Rajbhandari et al., 2020),
+#: 2 + 2 + 12 = 16 bytes. Other setups keep more (float32 gradients, say).
 REGIMES: dict[str, tuple[tuple[str, int], ...]] = {
     "float32 at rest": (("weights", 4),),
     "bfloat16 at rest": (("weights", 2),),

@@ -425,8 +425,8 @@ def training_memory_explorer() -> Explorer:
 
     Two stacked bars in GB (10**9 bytes): embedding, output head and the rest of the model, each
     part's parameters times the bytes a parameter costs (:data:`embedlab.budget.REGIMES`): in
-    float32 at rest, or in training with Adam, where float32 and mixed precision both cost 16
-    bytes. The axis is fixed per model, so moving from "at rest" to "in training" shows the bars,
+    float32 at rest, or in training with Adam, where float32 and mixed precision as the ZeRO paper
+    counts it both cost 16 bytes. The axis is fixed per model, so moving from "at rest" to "in training" shows the bars,
     and the gap tying closes, grow fourfold. (bfloat16 at rest is in G's table, not here: two
     regimes keep the page's pre-rendered frames few.)
     """
@@ -491,7 +491,7 @@ def training_memory_explorer() -> Explorer:
             gap = abs(other - built)
             return (
                 f"{name}, {labels_[r]} ({per_param[r]} bytes a parameter"
-                + (", in float32 or mixed precision" if r == "float32 Adam" else "")
+                + (": float32, or mixed precision as the ZeRO paper counts it" if r == "float32 Adam" else "")
                 + f"): {lb}, {built / 1e9:,.2f} GB; {lo}, "
                 f"{other / 1e9:,.2f} GB. Tying {'saves' if lb == 'as built, tied' else 'would save'} "
                 f"{gap / 1e9:,.2f} GB, {per_param[r]} bytes for each of the {e0:,} entries of the V x d matrix."
