@@ -161,7 +161,7 @@ def range_len(x: range | list | tuple) -> int:
 def as_array(x: Any, name: str, what: str) -> np.ndarray:
     """``np.asarray(x)``, refusing masked arrays and turning NumPy's ragged-list error into ours."""
     _not_masked(x, name)
-    if isinstance(x, range) or (isinstance(x, (list, tuple)) and len(x) > 1_000_000):
+    if isinstance(x, range):
         check_nbytes((range_len(x),), np.float64, name)  # a range(10**12) is sized before NumPy builds it
     elif isinstance(x, (list, tuple)):
         check_nbytes((_sequence_size(x),), np.float64, name)  # a list of broadcast arrays, sized as copied
@@ -175,21 +175,26 @@ def as_array(x: Any, name: str, what: str) -> np.ndarray:
         raise TypeError(f"{name} must be an array of {what}, got {_describe(x)} ({type(exc).__name__})") from None
 
 
-def _sequence_size(x: list | tuple, budget: int = 1_000_000) -> int:
-    """How many numbers NumPy would make of a (nested) sequence: arrays count their full size.
+def _sequence_size(x: list | tuple) -> int:
+    """How many numbers NumPy would make of a (nested) sequence: arrays, ranges and array-likes
+    count their full size (a broadcast as the array it would become), everything else one.
 
-    Looks at no more than ``budget`` sequence items; what lies beyond counts one item each.
+    Walks every item once: a cost in line with NumPy's own copy, which it comes before.
     """
-    total, seen, stack = 0, 0, [x]
+    total, stack = 0, [x]
     while stack:
         item = stack.pop()
         if isinstance(item, np.ndarray):
             total += item.size
-        elif isinstance(item, (list, tuple)) and seen + len(item) <= budget:
-            seen += len(item)
-            stack.extend(item)
         elif isinstance(item, (list, tuple)):
-            total += len(item)
+            stack.extend(item)
+        elif isinstance(item, range):
+            total += range_len(item)
+        elif hasattr(item, "__array__") and not isinstance(item, np.generic):
+            try:
+                total += np.asarray(item).size  # an array-like's own view, not yet a copy into a list's array
+            except Exception:  # an array-like that fails: NumPy's own conversion below says so
+                total += 1
         else:
             total += 1
     return total
@@ -216,7 +221,7 @@ def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
         # caller passed integers all the same, so they are read one by one, exactly. An object array
         # broadcast from one value is read once (compact), and sized as what it would become.
         objects = compact(arr) if isinstance(ids, np.ndarray) else np.asarray(ids, dtype=object)
-        flat = objects.ravel()
+        flat = [v[()] if isinstance(v, np.ndarray) and v.ndim == 0 else v for v in objects.ravel()]
         if any(isinstance(x, (bool, np.bool_)) for x in flat):
             raise TypeError(f"{name} must be integer token ids, got a sequence containing bools")
         if arr.dtype.kind in "Of" and all(isinstance(x, numbers.Integral) for x in flat):
@@ -269,11 +274,8 @@ def check_float_array(
         raise TypeError(f"{name} must be an array of real numbers, got the string {short_repr(x)}")
     arr = as_array(x, name, "real numbers")
     ints = passed_ints(x, arr)
-    if ints is None and big_ints_among(x, arr) is not None:
-        raise ValueError(
-            f"{name} must hold integers of at most 2**53 in size next to other numbers: float64, which "
-            "NumPy makes of the list, would round them; pass floats if rounding them is what you mean"
-        )
+    if ints is None and big_ints_among(x, arr):
+        raise_big_ints(name)
     if ints is not None:  # integers NumPy promoted to float64 or objects: kept as the integers they are
         try:
             arr = object_ints(ints, name)
@@ -311,38 +313,63 @@ def check_float_array(
     return arr
 
 
+def _items(x: Any, arr: np.ndarray) -> list | None:
+    """The numbers a (nested) list held, as scalars (0-d arrays unwrapped), or None where NumPy's array
+    does not line up with them item for item."""
+    objects = np.asarray(x, dtype=object)
+    if objects.shape != arr.shape:
+        return None
+    return [v[()] if isinstance(v, np.ndarray) and v.ndim == 0 else v for v in objects.ravel()]
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+
+
 def passed_ints(x: Any, arr: np.ndarray) -> np.ndarray | None:
     """The integers a sequence held, where NumPy turned them into something else, as an object array.
 
-    A list mixing ``np.int64`` and ``np.uint64`` becomes float64, and one holding a Python int beyond
-    64 bits an object array; the caller passed integers all the same. None when ``x`` is an array
-    (its dtype is what it is) or holds anything but integers (bools are not integers here).
+    A list mixing ``np.int64`` and ``np.uint64`` (or 0-d arrays of them) becomes float64, and one
+    holding a Python int beyond 64 bits an object array; the caller passed integers all the same.
+    None when ``x`` is an array (its dtype is what it is) or holds anything but integers (bools are
+    not integers here).
     """
     if isinstance(x, np.ndarray) or arr.dtype.kind not in "fO" or not arr.size:
         return None
-    objects = np.asarray(x, dtype=object)
-    if objects.shape != arr.shape:
+    items = _items(x, arr)
+    if items is None or not all(_is_int(v) for v in items):
         return None
-    if all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) for v in objects.ravel()):
-        return objects
-    return None
+    return np.array([*items, None], dtype=object)[:-1].reshape(arr.shape)
 
 
-def big_ints_among(x: Any, arr: np.ndarray) -> np.ndarray | None:
-    """A sequence's items as an object array where it holds an integer beyond 2**53 next to other numbers.
+def raise_big_ints(name: str) -> None:
+    """Refuse a list holding, next to other numbers, integers its array would round."""
+    raise ValueError(
+        f"{name} must hold integers of at most 2**53 in size next to other numbers: the array NumPy makes "
+        "of the list would round them; pass floats if rounding them is what you mean"
+    )
 
-    NumPy makes such a list float64 (rounding the integer) or objects; None when ``x`` is an array
-    or holds no integer float64 would round.
+
+def big_ints_among(x: Any, arr: np.ndarray) -> bool:
+    """Whether a sequence holds, next to other numbers, an integer that NumPy's array of it rounds.
+
+    NumPy makes ``[2**60 + 1, 0.5]`` float64, rounding the integer; a longdouble array holds it.
     """
     if isinstance(x, np.ndarray) or arr.dtype.kind not in "fO" or not arr.size:
-        return None
-    objects = np.asarray(x, dtype=object)
-    if objects.shape != arr.shape:
-        return None
-    for v in objects.ravel():
-        if isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) and abs(int(v)) > 2**53:
-            return objects
-    return None
+        return False
+    items = _items(x, arr)
+    if items is None or not all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in items):
+        return False
+    for v in items:
+        if _is_int(v) and abs(int(v)) > 2**53:
+            if arr.dtype.kind == "O":
+                return True
+            try:
+                if int(arr.dtype.type(v)) != int(v):
+                    return True
+            except (OverflowError, ValueError):
+                return True
+    return False
 
 
 def object_ints(arr: np.ndarray, name: str) -> np.ndarray:

@@ -44,12 +44,27 @@ def _exact_float(v: int, name: str) -> float:
     return f
 
 
-def _float(v: Any) -> float:
-    """A real number as float64 (inf beyond its range: a draft may show inf, and it differs)."""
+def _exact_real(v: Any, name: str) -> float:
+    """A real number as the float64 that equals it, refusing one float64 would round.
+
+    NaN and infinities pass (a draft may show them; they just differ).
+    """
+    if isinstance(v, numbers.Integral):
+        return _exact_float(int(v), name)
     try:
-        return float(v)
+        f = float(v)
     except OverflowError:
-        return math.inf if v > 0 else -math.inf
+        f = math.inf if v > 0 else -math.inf
+    if math.isfinite(f):
+        exact = f == v if not isinstance(v, np.floating) else np.asarray(f).astype(v.dtype) == v
+        if not exact:
+            raise ValueError(
+                f"{name} must be a number float64 holds exactly to be compared, got {short_repr(v)}, "
+                "which float64 would round"
+            )
+    elif isinstance(v, numbers.Rational) or (isinstance(v, np.floating) and np.isfinite(v)):
+        raise ValueError(f"{name} must fit in float64 to be compared, got {short_repr(v)}")
+    return f
 
 
 def _as_float64(x: Any, name: str) -> np.ndarray:
@@ -59,15 +74,17 @@ def _as_float64(x: Any, name: str) -> np.ndarray:
     arr = as_array(x, name, "numbers")
     if arr.size > MAX_VALUES:
         raise ValueError(f"{name} must hold at most {MAX_VALUES:,} values (figures a draft prints), got {arr.size:,}")
-    from_list = isinstance(x, (list, tuple)) and arr.dtype == np.float64
-    objects = np.asarray(x, dtype=object) if from_list or arr.dtype.kind == "O" else arr
-    if (from_list or arr.dtype.kind == "O") and objects.shape == arr.shape:
-        # A list NumPy made float64 or objects: ints beyond 2**53, mixed numpy int types, Fractions.
-        # Each item is read as itself: an int exactly (or refused), any other real number as its float.
-        flat = objects.ravel()
-        if all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in flat):
-            floats = [_exact_float(int(v), name) if isinstance(v, numbers.Integral) else _float(v) for v in flat]
-            arr = np.array(floats, dtype=np.float64).reshape(arr.shape)
+    from_list = isinstance(x, (list, tuple)) and arr.dtype.kind == "f"
+    if from_list or arr.dtype.kind == "O":
+        # A list NumPy made a float array or objects: ints beyond 2**53, mixed numpy int types,
+        # longdoubles, Fractions. Each item is read as itself and must be a float64 exactly (or be
+        # refused): a figure rounded before it is compared could agree where it differs.
+        objects = np.asarray(x, dtype=object) if from_list else arr
+        flat = [v[()] if isinstance(v, np.ndarray) and v.ndim == 0 else v for v in objects.ravel()]
+        if objects.shape == arr.shape and all(
+            isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in flat
+        ):
+            arr = np.array([_exact_real(v, name) for v in flat], dtype=np.float64).reshape(arr.shape)
     if arr.dtype.kind not in "iuf":
         raise TypeError(f"{name} must be a number or an array of numbers, got {_describe(arr)}")
     if arr.dtype.kind in "iu" and arr.size and max(-int(arr.min()), int(arr.max())) > 2**53:
@@ -81,6 +98,13 @@ def _as_float64(x: Any, name: str) -> np.ndarray:
             raise ValueError(
                 f"{name} must fit in float64 to be compared, got {short_repr(arr[big].ravel()[0])} "
                 "(beyond 1.8e308, it would show as inf)"
+            )
+        with np.errstate(over="ignore"):
+            rounded = finite & (arr.astype(np.float64).astype(arr.dtype) != arr)
+        if rounded.any():
+            raise ValueError(
+                f"{name} must be a number float64 holds exactly to be compared, got "
+                f"{short_repr(arr[rounded].ravel()[0])}, which float64 would round"
             )
     with np.errstate(over="ignore"):
         return arr.astype(np.float64)
@@ -129,7 +153,9 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
         # The hair is a few units in the last binary place of the two values, no more: a value that rounds
         # the other way (1.5000000005 to 0 places) must not agree.
         # (From 2**52 on, float64 holds integers only: there is no decimal form to round, and no hair.)
-        hair = 4 * (np.spacing(np.abs(d)) + np.spacing(np.abs(exact)))
+        # The hair never reaches a tenth of the half unit: near 2**52, where float64 steps by 0.5,
+        # 4 steps would swallow a whole unit. (From 2**52 on there are integers only, and no hair.)
+        hair = np.minimum(4 * (np.spacing(np.abs(d)) + np.spacing(np.abs(exact))), 0.05 * 10.0**-decimals)
         hair = np.where((np.abs(d) >= 2.0**52) | (np.abs(exact) >= 2.0**52), 0.0, hair)
         close = np.abs(d - exact) <= 0.5 * 10.0**-decimals + hair
         ok = bool(np.all(close | (d == exact) | (np.isnan(d) & np.isnan(exact))))

@@ -525,6 +525,7 @@ def bank() -> list[Exercise]:
                     c.total - 2 * Vg * dg - cfg.n_positions * dg,
                     "That takes the V x d matrix out twice: the model is tied, so it holds it once.",
                 ),
+                Slip(c.total, "That is every parameter; N leaves the embeddings out."),
                 Slip(
                     12 * cfg.n_layers * dg**2,
                     "That is the approximation 12 n_layer d^2; N counts every bias and norm of the blocks too.",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import numbers
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -19,7 +18,9 @@ from ._validation import (
     check_nbytes,
     check_size,
     compact,
+    object_ints,
     passed_ints,
+    raise_big_ints,
     work_dtype,
 )
 
@@ -38,8 +39,8 @@ def _int_logits_shifted(z: Any, name: str, axis: Any) -> Any:
 
     Softmax depends only on differences, and float64 rounds ints beyond 2**53: 2**53 + 1 and 2**53
     would become equal. The differences are taken in the integers first (modulo 2**64 for 64-bit
-    arrays, where every difference of two entries fits; in Python's ints and fractions for objects,
-    such as ints beyond 64 bits next to floats), so only the result is rounded.
+    arrays, where every difference of two entries fits; in Python's ints beyond that), so only the
+    result is rounded. A list holding such integers next to other numbers is refused by name.
     """
     if isinstance(z, (str, bytes, bool, np.bool_)):
         return z
@@ -47,46 +48,27 @@ def _int_logits_shifted(z: Any, name: str, axis: Any) -> Any:
     if arr.ndim == 0 or arr.size == 0:
         return z
     ints = passed_ints(z, arr)  # a list NumPy made float64 or objects, though it held integers
-    if ints is None:
-        ints = big_ints_among(z, arr)  # or integers beyond 2**53 next to floats: differences taken exactly
+    if ints is None and big_ints_among(z, arr):
+        raise_big_ints(name)
     if ints is not None:
         arr = ints
     if arr.dtype.kind not in "iuO":
         return z
     axis = check_axis(axis, arr.ndim)
     check_nbytes((3, *arr.shape), np.float64, name)  # the differences, in two steps, and the floats
-    if arr.dtype.kind in "iu":
-        top = arr.max(axis=axis, keepdims=True)
-        return -(top.astype(np.uint64) - arr.astype(np.uint64)).astype(np.float64)
-    values = compact(arr)  # a broadcast is worked on its own data, then broadcast again
-    flat = values.ravel()
-    if not all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in flat):
-        return z  # not numbers: refused, as every other input, by check_float_array
-    exact = np.empty(values.shape, dtype=object)
-    masked = np.zeros(values.shape, dtype=bool)  # -inf: a masked token, probability 0
-    for k, v in enumerate(flat):
-        if isinstance(v, numbers.Integral):
-            exact.flat[k] = int(v)
-            continue
-        f = float(v) if not isinstance(v, numbers.Rational) else None
-        if f is not None and math.isnan(f):
-            raise ValueError(f"{name} must not contain NaN, got a NaN value")
-        if f == math.inf:
-            raise ValueError(f"{name} must not contain +inf (softmax would be inf/inf), got a +inf value")
-        if f == -math.inf:
-            masked.flat[k], exact.flat[k] = True, None
-        else:  # a float (any width, as its float64 value) or a Fraction: exact
-            exact.flat[k] = Fraction(v) if f is None else Fraction(f)
-    live = np.where(masked, None, exact)
-    if np.all(masked, axis=axis).any():
-        raise ValueError(
-            f"{name} must keep at least one finite entry along axis {axis}: a row of all -inf masks every token"
-        )
-    top = np.frompyfunc(lambda a, b: b if a is None else a if b is None else max(a, b), 2, 1).reduce(
-        live, axis=axis, keepdims=True
-    )
-    below = np.frompyfunc(lambda t, v: -math.inf if v is None else _minus_float(t - v), 2, 1)(top, live)
-    return np.broadcast_to(below.astype(np.float64), arr.shape)
+    if arr.dtype.kind == "O":
+        values = compact(arr)  # a broadcast is worked on its own data, then broadcast again
+        if not all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) for v in values.ravel()):
+            return z  # not all integers: refused, as every other object array, by check_float_array
+        try:
+            return np.broadcast_to(_int_logits_shifted(object_ints(values, name), name, axis), arr.shape)
+        except ValueError:  # beyond 64 bits: the differences in Python's ints
+            exact = np.frompyfunc(int, 1, 1)(values)
+            top = exact.max(axis=axis, keepdims=True)
+            below = np.frompyfunc(_minus_float, 1, 1)(top - exact).astype(np.float64)
+            return np.broadcast_to(below, arr.shape)
+    top = arr.max(axis=axis, keepdims=True)
+    return -(top.astype(np.uint64) - arr.astype(np.uint64)).astype(np.float64)
 
 
 def _minus_float(x: Any) -> float:

@@ -156,7 +156,8 @@ def _elements(a: np.ndarray) -> tuple:
             merged[-1][1] *= n
         else:
             merged.append([s, n])
-    return start, a.dtype.itemsize, tuple(map(tuple, merged))
+    # the dtype too: the same bytes read as another dtype are not one array
+    return start, a.dtype.str, tuple(map(tuple, merged))
 
 
 def _shares(first: tuple[str, np.ndarray], second: tuple[str, np.ndarray]) -> bool:
