@@ -351,6 +351,24 @@ def saturation_explorer(n_others: int = 3) -> Explorer:
     return Explorer("Saturation: push one logit", [control], setup, figsize=(6.0, 3.2))
 
 
+def _two_stacked_bars(ax: Any, parts: tuple[str, ...], colors: tuple[str, ...], xlabel: str) -> tuple:
+    """G's two stacked horizontal bars (as built, and the other choice), one segment per part, with a
+    label above each bar, a note after it and a title, all to be set by the explorer's update."""
+    y = np.arange(2)
+    segments = [
+        ax.barh(y, [1.0, 1.0], left=[0.0, 0.0], color=color, height=0.55, label=part)
+        for part, color in zip(parts, colors, strict=True)
+    ]
+    ax.set_ylim(-0.75, 1.45)
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
+    ax.legend(loc="upper center", ncols=3, bbox_to_anchor=(0.5, -0.28), fontsize=12)
+    labels = [ax.text(0, i - 0.32, "", va="bottom", ha="left", fontsize=12) for i in range(2)]
+    notes = [ax.text(0, i, "", va="center", ha="left", fontsize=12, fontweight="bold") for i in range(2)]
+    ax.set_yticks([])
+    return segments, labels, notes, ax.set_title("")
+
+
 def budget_explorer() -> Explorer:
     """G: choose a real model; see what its embedding and output head are of the whole model, tied and untied.
 
@@ -376,19 +394,8 @@ def budget_explorer() -> Explorer:
         return [built, other]
 
     def setup(fig: Any, ax: Any) -> Any:
-        y = np.arange(2)
-        segments = []
-        for part, color in zip(parts, colors, strict=True):
-            segments.append(ax.barh(y, [1.0, 1.0], left=[0.0, 0.0], color=color, height=0.55, label=part))
+        segments, labels, notes, title = _two_stacked_bars(ax, parts, colors, "% of the whole model's parameters")
         ax.set_xlim(0, 100)
-        ax.set_ylim(-0.75, 1.45)
-        ax.invert_yaxis()
-        ax.set_xlabel("% of the whole model's parameters")
-        ax.legend(loc="upper center", ncols=3, bbox_to_anchor=(0.5, -0.28), fontsize=12)
-        labels = [ax.text(0, i - 0.32, "", va="bottom", ha="left", fontsize=12) for i in range(2)]
-        notes = [ax.text(0, i, "", va="center", ha="left", fontsize=12, fontweight="bold") for i in range(2)]
-        ax.set_yticks([])
-        title = ax.set_title("")
 
         def update(model: int) -> str:
             name = models[model]
@@ -453,19 +460,7 @@ def training_memory_explorer() -> Explorer:
         ]
 
     def setup(fig: Any, ax: Any) -> Any:
-        y = np.arange(2)
-        segments = [
-            ax.barh(y, [1.0, 1.0], left=[0.0, 0.0], color=color, height=0.55, label=part)
-            for part, color in zip(parts, colors, strict=True)
-        ]
-        ax.set_ylim(-0.75, 1.45)
-        ax.invert_yaxis()
-        ax.set_xlabel("GB (10^9 bytes)")
-        ax.legend(loc="upper center", ncols=3, bbox_to_anchor=(0.5, -0.28), fontsize=12)
-        labels = [ax.text(0, i - 0.32, "", va="bottom", ha="left", fontsize=12) for i in range(2)]
-        notes = [ax.text(0, i, "", va="center", ha="left", fontsize=12, fontweight="bold") for i in range(2)]
-        ax.set_yticks([])
-        title = ax.set_title("")
+        segments, labels, notes, title = _two_stacked_bars(ax, parts, colors, "GB (10^9 bytes)")
 
         def update(model: int, regime: int) -> str:
             name, r = models[model], regimes[regime]
