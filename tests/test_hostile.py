@@ -2271,6 +2271,42 @@ def test_hostile_pass_12_rows():
         embedlab.softmax([None, 2**60])
 
 
+def test_hostile_pass_13_rows():
+    from embedlab import claims
+
+    # a bool next to big integers hides nothing: the list is refused by name, as without the bool
+    for call, name in (
+        (lambda: embedlab.softmax([True, 2**60 + 1, 2**60, 0.5]), "z"),
+        (lambda: embedlab.dot([True, 2**60 + 1, -(2**60), 0.5], [0, 1, 1, 0]), "a"),
+        (lambda: embedlab.lookup([[True, 2**60 + 1], [0.5, 0.5]], [0]), "E"),
+    ):
+        with pytest.raises(ValueError, match=rf"{name} must hold integers of at most 2\*\*53 in size next to"):
+            call()
+    # nested lists: a list inside itself is refused, shared sublists are walked once and sized in full
+    a = [1.0]
+    a.append(a)
+    with pytest.raises(ValueError, match=r"z must not contain itself"):
+        embedlab.softmax(a)
+    y = [0.0]
+    for _ in range(60):
+        y = [y, y]  # 2**60 numbers as NumPy would copy them, from 61 lists
+    with pytest.raises(ValueError, match=r"z is too large"):
+        embedlab.softmax(y)
+    for big in ([range(3 * 10**8)], memoryview(np.broadcast_to(1.0, (10**10,)))):
+        with pytest.raises(ValueError, match=r"z is too large"):
+            embedlab.softmax(big)
+    # claims.check in exact decimal arithmetic: a value that rounds the other way never agrees
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        claims.check("a", 2**47, 2.0**47 + 0.53125, 0)
+        claims.check("b", 2.0**44, 2.0**44 + 0.05 + 2**-8, 1)
+        claims.check("c", 0.12, np.nextafter(0.125, 1), 2)
+        claims.check("d", 0.01, 0.005, 2)  # 0.005 as stored is 0.005000000000000000104: it rounds up
+        claims.check("e", 2.67, 2.675, 2)  # 2.675 as stored is 2.67499999999999982236431605997495353221893310546875
+    verdicts = [line.rsplit("-> ", 1)[1] for line in out.getvalue().splitlines()]
+    assert verdicts == ["DIFFERS", "DIFFERS", "DIFFERS", "agrees", "agrees"]
+
+
 def test_float_range_digits_are_decimal_places_down_to_the_smallest_float():
     # digits counts decimal places, so a step of 1e-20 needs more than 17 of them; the refusal says how many
     assert float_range(1e-20, 5e-20, 1e-20, 21) == (1e-20, 2e-20, 3e-20, 4e-20, 5e-20)  # clean labels

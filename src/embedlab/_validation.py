@@ -163,8 +163,11 @@ def as_array(x: Any, name: str, what: str) -> np.ndarray:
     _not_masked(x, name)
     if isinstance(x, range):
         check_nbytes((range_len(x),), np.float64, name)  # a range(10**12) is sized before NumPy builds it
-    elif isinstance(x, (list, tuple)):
-        check_nbytes((_sequence_size(x),), np.float64, name)  # a list of broadcast arrays, sized as copied
+    elif isinstance(x, (list, tuple, memoryview)) or (
+        not isinstance(x, (np.ndarray, str, bytes, numbers.Number)) and hasattr(x, "__len__")
+    ):  # a list of broadcast arrays, a memoryview, a sequence object: sized as NumPy would copy them,
+        # four times over: NumPy's conversion of nested Python sequences, and the work arrays after it
+        check_nbytes((4 * _sequence_bytes([x], name),), np.uint8, name)
     try:
         return np.asarray(x)
     except ValueError:  # ragged nested lists
@@ -175,29 +178,66 @@ def as_array(x: Any, name: str, what: str) -> np.ndarray:
         raise TypeError(f"{name} must be an array of {what}, got {_describe(x)} ({type(exc).__name__})") from None
 
 
-def _sequence_size(x: list | tuple) -> int:
-    """How many numbers NumPy would make of a (nested) sequence: arrays, ranges and array-likes
-    count their full size (a broadcast as the array it would become), everything else one.
+_PLAIN_NUMBERS = (float, int, bool, complex, np.generic)
 
-    Walks every item once: a cost in line with NumPy's own copy, which it comes before.
+#: Bytes a Python-level sequence item (an int of a range, an item of a custom sequence) costs while
+#: NumPy converts it: the Python object and a pointer to it.
+_PER_PYTHON_ITEM = 40
+
+
+def _sequence_bytes(x: list | tuple, name: str) -> int:
+    """The bytes NumPy would take to make an array of a (nested) sequence, counted before it does.
+
+    Arrays, memoryviews and array-likes count their full size (a broadcast as the array it would
+    become); ranges and other sized sequences count as Python objects, one per item; a sublist
+    reached twice counts twice (NumPy copies it twice) but is walked once. Stops as soon as the
+    total passes what the process may allocate; a list that contains itself is refused.
     """
-    total, stack = 0, [x]
-    while stack:
-        item = stack.pop()
+    limit = _max_bytes()
+    sizes: dict[int, int] = {}  # bytes of each sublist already walked, by id
+    walking: set[int] = set()
+
+    def size(item: Any) -> int:
+        if isinstance(item, _PLAIN_NUMBERS):
+            return 8
         if isinstance(item, np.ndarray):
-            total += item.size
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-        elif isinstance(item, range):
-            total += range_len(item)
-        elif hasattr(item, "__array__") and not isinstance(item, np.generic):
+            return item.size * max(item.itemsize, 8)
+        if isinstance(item, (list, tuple)):
+            key = id(item)
+            if key in sizes:
+                return sizes[key]
+            if key in walking:
+                raise ValueError(f"{name} must not contain itself (a list inside its own items)")
+            walking.add(key)
+            total = 0
+            if all(isinstance(v, _PLAIN_NUMBERS) for v in item):  # the common case: a row of numbers
+                total = 8 * len(item)
+            else:
+                for v in item:
+                    total += size(v)
+                    if total > limit:
+                        break
+            walking.discard(key)
+            sizes[key] = total
+            return total
+        if isinstance(item, memoryview):
+            return item.nbytes
+        if isinstance(item, range):
+            return _PER_PYTHON_ITEM * range_len(item)
+        if hasattr(item, "__array__"):
             try:
-                total += np.asarray(item).size  # an array-like's own view, not yet a copy into a list's array
+                a = np.asarray(item)  # an array-like's own array, before NumPy copies it into the list's
             except Exception:  # an array-like that fails: NumPy's own conversion below says so
-                total += 1
-        else:
-            total += 1
-    return total
+                return 8
+            return a.size * max(a.itemsize, 8)
+        if hasattr(item, "__len__") and not isinstance(item, (str, bytes)):
+            try:
+                return _PER_PYTHON_ITEM * len(item)
+            except Exception:  # a __len__ that fails: NumPy's own conversion below says so
+                return 8
+        return 8
+
+    return size(x)
 
 
 def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
@@ -336,6 +376,13 @@ def passed_ints(x: Any, arr: np.ndarray) -> np.ndarray | None:
     """
     if isinstance(x, np.ndarray) or arr.dtype.kind not in "fO" or not arr.size:
         return None
+    if arr.dtype.kind == "f":
+        with np.errstate(invalid="ignore"):
+            finite = np.isfinite(arr)
+            if not np.all(finite & (arr == np.round(arr))):
+                return None  # a float that is not a whole number: not a list of integers
+            if not float(np.max(np.abs(arr))) > 2**53:  # in Python floats: 2**53 as a float16 overflows
+                return None  # whole numbers within 2**53: the float array holds each exactly
     items = _items(x, arr)
     if items is None or not all(_is_int(v) for v in items):
         return None
@@ -357,9 +404,13 @@ def big_ints_among(x: Any, arr: np.ndarray) -> bool:
     """
     if isinstance(x, np.ndarray) or arr.dtype.kind not in "fO" or not arr.size:
         return False
+    if arr.dtype.kind == "f":
+        with np.errstate(invalid="ignore"):
+            if not float(np.max(np.abs(np.where(np.isfinite(arr), arr, 0.0)))) > 2**53:
+                return False  # every entry within 2**53: any integer among them is held exactly
     items = _items(x, arr)
-    if items is None or not all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in items):
-        return False
+    if items is None or not all(isinstance(v, (numbers.Real, bool, np.bool_)) for v in items):
+        return False  # not all numbers (None, str): refused as such elsewhere
     for v in items:
         if _is_int(v) and abs(int(v)) > 2**53:
             if arr.dtype.kind == "O":

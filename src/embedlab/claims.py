@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,14 @@ def _exact_float(v: int, name: str) -> float:
             "which float64 would round"
         )
     return f
+
+
+def _within_half_unit(draft: float, computed: float, decimals: int) -> bool:
+    """Whether ``draft`` as written lies within half a unit of the ``decimals``-th place of ``computed``."""
+    if not (math.isfinite(draft) and math.isfinite(computed)):
+        return False
+    written = Decimal(repr(float(draft)))  # the figure as typed, shortest form
+    return abs(written - Decimal(float(computed))) <= Decimal(5).scaleb(-decimals - 1)
 
 
 def _exact_real(v: Any, name: str) -> float:
@@ -149,15 +158,13 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
         # 2**52) are integers already, which rounding leaves alone.
         c = np.where(np.abs(exact) >= 2.0**52, exact, np.round(exact, decimals))
         # The draft agrees when it is the computed value rounded to its places: within half a unit of the
-        # last place of the unrounded value (with a hair for the binary form of 0.005), or equal to it.
-        # The hair is a few units in the last binary place of the two values, no more: a value that rounds
-        # the other way (1.5000000005 to 0 places) must not agree.
-        # (From 2**52 on, float64 holds integers only: there is no decimal form to round, and no hair.)
-        # The hair never reaches a tenth of the half unit: near 2**52, where float64 steps by 0.5,
-        # 4 steps would swallow a whole unit. (From 2**52 on there are integers only, and no hair.)
-        hair = np.minimum(4 * (np.spacing(np.abs(d)) + np.spacing(np.abs(exact))), 0.05 * 10.0**-decimals)
-        hair = np.where((np.abs(d) >= 2.0**52) | (np.abs(exact) >= 2.0**52), 0.0, hair)
-        close = np.abs(d - exact) <= 0.5 * 10.0**-decimals + hair
+        # last place of the computed value, in exact decimal arithmetic. The draft is read as the decimal
+        # it was written as (the shortest form of its float: 0.005, not 0.005000000000000000104), the
+        # computed value as the exact binary number it is. No tolerance: a value that rounds the other
+        # way (1.5000000005 to 0 places, 2**47 + 0.53125) must not agree.
+        close = np.array(
+            [_within_half_unit(a, b, decimals) for a, b in zip(d.ravel(), exact.ravel(), strict=True)], dtype=bool
+        ).reshape(d.shape)
         ok = bool(np.all(close | (d == exact) | (np.isnan(d) & np.isnan(exact))))
         # Shown rounded correctly from its exact binary value (np.round scales first: 0.005 would show 0.00);
         # where the value lies exactly half-way and agrees, it is shown as the draft rounded it.

@@ -94,9 +94,9 @@ def random_logits(d_model: int, *, factor: float = 1.0, vocab_size: int = 1000, 
     Examples
     --------
     >>> z = random_logits(512)
-    >>> 20 < z.std() < 25  # about sqrt(512) = 22.6
+    >>> bool(20 < z.std() < 25)  # about sqrt(512) = 22.6
     True
-    >>> 0.8 < random_logits(512, factor=512 ** -0.5).std() < 1.2
+    >>> bool(0.8 < random_logits(512, factor=512 ** -0.5).std() < 1.2)
     True
     """
     d = check_size(d_model, "d_model")
