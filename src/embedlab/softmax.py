@@ -35,7 +35,7 @@ __all__ = [
 
 
 def _int_logits_shifted(z: Any, name: str, axis: Any) -> Any:
-    """Integer logits less their maximum along ``axis``, exactly, as float64; any other input unchanged.
+    """Integer logits less their maximum along ``axis``, exactly, as float64; any other input as its array.
 
     Softmax depends only on differences, and float64 rounds ints beyond 2**53: 2**53 + 1 and 2**53
     would become equal. The differences are taken in the integers first (modulo 2**64 for 64-bit
@@ -44,22 +44,22 @@ def _int_logits_shifted(z: Any, name: str, axis: Any) -> Any:
     """
     if isinstance(z, (str, bytes, bool, np.bool_)):
         return z
-    arr = as_array(z, name, "real numbers")
+    arr = as_array(z, name, "real numbers")  # a list is converted (and walked, and sized) here once
     if arr.ndim == 0 or arr.size == 0:
-        return z
+        return arr
     ints = passed_ints(z, arr)  # a list NumPy made float64 or objects, though it held integers
     if ints is None and big_ints_among(z, arr):
         raise_big_ints(name)
     if ints is not None:
         arr = ints
     if arr.dtype.kind not in "iuO":
-        return z
+        return arr
     axis = check_axis(axis, arr.ndim)
     check_nbytes((3, *arr.shape), np.float64, name)  # the differences, in two steps, and the floats
     if arr.dtype.kind == "O":
         values = compact(arr)  # a broadcast is worked on its own data, then broadcast again
         if not all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) for v in values.ravel()):
-            return z  # not all integers: refused, as every other object array, by check_float_array
+            return arr  # not all integers: refused, as every other object array, by check_float_array
         try:
             return np.broadcast_to(_int_logits_shifted(object_ints(values, name), name, axis), arr.shape)
         except ValueError:  # beyond 64 bits: the differences in Python's ints
