@@ -85,6 +85,7 @@ from embedlab import exercises as exercises_mod
 from embedlab import explorers as explorers_mod
 from embedlab import figures as figures_mod
 from embedlab import plots as plots_mod
+from embedlab import practice as practice_mod
 from embedlab import quiz as quiz_mod
 from embedlab._validation import short_repr
 from embedlab.claims import check
@@ -1365,7 +1366,14 @@ RECORDS = {
     "gpt2.ChecksumError": "an exception class",
     "train.TrainResult": "made only by train.train; CompareResult checks its runs",
     "train.FitResult": "made only by train.fit",
+    "practice.Case": "made only by embedlab.practice; practice.task(...).cases() hands out copies",
+    "practice.Report": "made only by practice.check",
+    "practice.Task": "made only by embedlab.practice; practice.task returns them",
 }
+
+
+def _learners_embed_rows(E, ids):
+    return E[ids]
 
 
 def _setup_ok(fig, axes):
@@ -1448,6 +1456,11 @@ def _valid_calls() -> dict[str, tuple[Any, tuple, dict]]:
         "exercises.warmup": ((), {}),
         "exercises.get": (("F1",), {}),
         "exercises.bank": ((), {}),
+        "practice.task": (("embed_rows",), {}),
+        "practice.check": ((_learners_embed_rows,), {"name": "embed_rows"}),
+        "Task.check": ((practice_mod.task("stable_softmax").check, (_learners_embed_rows,), {})),
+        "Task.describe": ((practice_mod.task("step_grad").describe, (), {})),
+        "Task.cases": ((practice_mod.task("angle_between").cases, (), {})),
         "explorers.lookup_explorer": ((), {}),
         "explorers.one_hot_cost_explorer": (((("the toy", 4, 3), ("GPT-2 small", 50257, 768)),), {}),
         "explorers.logits_explorer": ((), {}),
@@ -1669,6 +1682,7 @@ def _call_refused_or_right(label, fn, args, kwargs, names=()):
     "Sweep.chosen", "Sweep.test_loss", "Sweep.gap", "Sweep.verdict", "Sweep.mean_curve", "CompareResult.curves",
     "CompareResult.summary", "CompareResult.drift", "CompareResult.geometry", "BandedPNG.encode",
     "Explorer.update", "Explorer.png", "Explorer.timed_update", "Control.show", "Control.snap",
+    "Task.check", "Task.describe", "Task.cases",
 }))  # fmt: skip
 def test_every_public_name_refuses_hostile_arguments_by_type_or_value(qualified):
     fn, args, kwargs = _valid_calls()[qualified]

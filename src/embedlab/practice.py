@@ -1,0 +1,1085 @@
+"""Your turn: coding exercises the learner writes, and the check they call on their function.
+
+Each worked example (A to I) ends with a function for the learner to write: the function that the
+example is about. :func:`check` calls it, in the learner's own kernel and nowhere else, on cases
+generated here (shapes, dtypes, and the traps the example teaches), compares what comes back with
+embedlab's own answer, and reports the first failing case: what was expected, what came back, and a
+hint. The hint is aimed at the mistake: when the learner's answer on the failing case equals what
+a classic wrong version gives (counting from 1, an overflowing softmax, a transposed matrix, a
+gradient path left out), the hint names that mistake; otherwise it names the trap the case sets.
+The check shows values, never the reference code.
+
+>>> def embed_rows(E, ids):
+...     return E[[i - 1 for i in ids]]  # counted from 1
+>>> report = check(embed_rows)
+>>> report.passed, report.mistake
+(False, 'counted from 1')
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import numbers
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ._validation import _describe, short_repr
+from .budget import param_count
+from .geometry import angle_deg
+from .grads import tied_grad
+from .logits import tied_logits
+from .lookup import lookup
+from .softmax import saturation_prob, softmax
+from .tokens import E_TOY, TOKENS
+
+__all__ = ["TASKS", "Case", "Report", "Task", "check", "task"]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One call the check makes: its arguments, what it tests, and the hint if it fails."""
+
+    label: str  #: what the case tests, in a few words
+    args: tuple[Any, ...]  #: the positional arguments passed to the learner's function
+    trap: str  #: the hint given when this case fails and no known mistake explains it
+    raises: bool = False  #: the right answer is to refuse the input (ValueError or IndexError)
+
+
+@dataclass(frozen=True)
+class _Mistake:
+    name: str
+    hint: str
+    model: Callable[..., Any]  # a learner's wrong version, to recognise the mistake by its answer
+
+
+@dataclass(frozen=True)
+class Report:
+    """What :func:`check` found: all cases pass, or the first that fails, with a hint."""
+
+    task: str
+    n_cases: int
+    passed: bool
+    started: bool = True  #: False while the function still returns None on the first case
+    case: int | None = None  #: 1-based number of the first failing case
+    label: str = ""
+    expected: str = ""
+    got: str = ""
+    problem: str = ""
+    hint: str = ""
+    mistake: str | None = None  #: the classic mistake the answer matches, if any
+
+    def __str__(self) -> str:
+        if self.passed:
+            return f"{self.task}: all {self.n_cases} cases pass."
+        if not self.started:
+            return (
+                f"{self.task}: not tried yet (it returns None). Write its body, run its cell, then run this "
+                f"one again. The check tries {self.n_cases} cases."
+            )
+        lines = [
+            f"{self.task}: case {self.case} of {self.n_cases} fails: {self.label}.",
+            f"  expected: {self.expected}",
+            f"  got:      {self.got}",
+        ]
+        if self.problem:
+            lines.append(f"  problem:  {self.problem}")
+        lines.append(f"  hint:     {self.hint}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+@dataclass(frozen=True)
+class _Spec:
+    kind: str  # "array", "float" or "int"
+    rtol: float = 0.0
+    atol: float = 0.0
+    same_dtype: bool = False
+
+
+@dataclass(frozen=True)
+class Task:
+    """A function for the learner to write: its name, signature and goal, and the cases the check tries."""
+
+    name: str  #: the function's name, which :func:`check` finds it by
+    example: str  #: the worked example it belongs to ("A" ... "I")
+    signature: str  #: ``name(arguments)``
+    goal: str  #: what it returns, in one sentence
+    _spec: _Spec = field(repr=False)
+    _reference: Callable[..., Any] = field(repr=False)
+    _cases: Callable[[], list[Case]] = field(repr=False)
+    _mistakes: tuple[_Mistake, ...] = field(repr=False, default=())
+
+    def cases(self) -> list[Case]:
+        """The cases the check tries, in order (fresh copies: changing them changes nothing here)."""
+        return self._cases()
+
+    def describe(self) -> str:
+        """The signature, the goal, and one line per case the check tries."""
+        names = self._arg_names()
+        lines = [f"{self.signature}: {self.goal}.", "The check tries, in order:"]
+        for n, c in enumerate(self.cases(), 1):
+            args = ", ".join(f"{k} = {_brief(a)}" for k, a in zip(names, c.args, strict=True))
+            lines.append(f"  {n}. {c.label}: {args}" + ("; must raise ValueError or IndexError" if c.raises else ""))
+        return "\n".join(lines)
+
+    def check(self, fn: Callable[..., Any]) -> Report:
+        """Call ``fn`` on every case, in this kernel, and report the first that fails."""
+        if not callable(fn):
+            raise TypeError(f"fn must be your function (a callable), got {_describe(fn)}")
+        cases = self.cases()
+        for number, case in enumerate(cases, 1):
+            outcome = _run(fn, case.args, self._arg_names())
+            problem = self._problem(case, outcome)
+            if problem is None:
+                continue
+            if number == 1 and outcome.value is None and outcome.error is None:
+                return Report(self.name, len(cases), passed=False, started=False)
+            mistake = None if outcome.mutated else self._recognise(case, outcome)
+            hint = mistake.hint if mistake else case.trap
+            if outcome.mutated:
+                hint = (
+                    f"Your function changed {outcome.mutated} in place, so the caller's array is no longer what it "
+                    "was: compute into a new array (z = z - m, not z -= m)."
+                )
+            if outcome.value is None and outcome.error is None and not case.raises:
+                hint = "It returned None: is a `return` missing? " + hint
+            return Report(
+                self.name,
+                len(cases),
+                passed=False,
+                case=number,
+                label=case.label,
+                expected="an error (ValueError or IndexError)" if case.raises else _show(self._expected(case)),
+                got=_show_outcome(outcome),
+                problem=problem,
+                hint=hint,
+                mistake=mistake.name if mistake else None,
+            )
+        return Report(self.name, len(cases), passed=True)
+
+    def _arg_names(self) -> tuple[str, ...]:
+        return tuple(a.strip() for a in self.signature.split("(", 1)[1].rstrip(")").split(","))
+
+    def _expected(self, case: Case) -> Any:
+        return self._reference(*copy.deepcopy(case.args))
+
+    def _problem(self, case: Case, outcome: _Outcome) -> str | None:
+        if outcome.mutated:
+            return f"it changed its argument {outcome.mutated} in place"
+        if outcome.warned:
+            return f"NumPy warned: {outcome.warned}"
+        if case.raises:
+            if isinstance(outcome.error, (ValueError, IndexError)):
+                return None
+            if outcome.error is not None:
+                return f"it raised {type(outcome.error).__name__}, not ValueError or IndexError"
+            return "it returned a value for an input it should refuse"
+        if outcome.error is not None:
+            return f"it raised {type(outcome.error).__name__}"
+        return _difference(self._expected(case), outcome.value, self._spec)
+
+    def _recognise(self, case: Case, outcome: _Outcome) -> _Mistake | None:
+        for mistake in self._mistakes:
+            model = _run(mistake.model, case.args)
+            if outcome.error is not None or model.error is not None:
+                if type(outcome.error) is type(model.error) and outcome.error is not None:
+                    return mistake
+                continue
+            if outcome.value is not None and _matches(model.value, outcome.value, self._spec):
+                return mistake
+        return None
+
+
+@dataclass
+class _Outcome:
+    value: Any = None
+    error: Exception | None = None
+    mutated: str = ""
+    warned: str = ""
+
+
+def _run(fn: Callable[..., Any], args: tuple[Any, ...], names: tuple[str, ...] = ()) -> _Outcome:
+    """Call ``fn`` on copies of ``args``, catching its exception, its warnings and any change to its inputs."""
+    work = copy.deepcopy(args)
+    outcome = _Outcome()
+    with warnings.catch_warnings(record=True) as caught, np.errstate(over="warn", divide="warn", invalid="warn"):
+        warnings.simplefilter("always")
+        try:
+            outcome.value = fn(*work)
+        except Exception as exc:  # the learner's code may raise anything; it is reported, not re-raised
+            outcome.error = exc
+    numpy_warnings = [w for w in caught if issubclass(w.category, RuntimeWarning)]
+    if numpy_warnings:
+        outcome.warned = str(numpy_warnings[0].message)
+    for position, (before, after) in enumerate(zip(args, work, strict=True)):
+        if not _same(before, after):
+            outcome.mutated = names[position] if position < len(names) else f"number {position + 1}"
+            break
+    return outcome
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and a.shape == b.shape and np.array_equal(a, b, equal_nan=True)
+    return bool(a == b)
+
+
+def _difference(expected: Any, got: Any, spec: _Spec) -> str | None:
+    """None when ``got`` is the right answer under ``spec``, else what is wrong, in a few words."""
+    if spec.kind == "int":
+        if isinstance(got, bool) or not isinstance(got, numbers.Integral):
+            return f"a count is a whole number (an int), got {_describe(got)}"
+        return None if int(got) == expected else "a different count"
+    if spec.kind == "float":
+        if isinstance(got, bool) or not isinstance(got, (numbers.Real, np.ndarray)) or np.ndim(got) != 0:
+            return f"expected one number, got {_describe(got)}"
+        value = float(got)
+        if not math.isfinite(value):
+            return f"{value} is not a finite number"
+        return None if math.isclose(value, expected, rel_tol=spec.rtol, abs_tol=spec.atol) else "a different value"
+    if isinstance(got, (list, tuple)):
+        try:
+            got = np.asarray(got)
+        except ValueError:
+            return "a list that NumPy cannot turn into an array"
+    if not isinstance(got, np.ndarray) or got.dtype.kind not in "fiu":
+        return f"expected a NumPy array of numbers, got {_describe(got)}"
+    if got.shape != expected.shape:
+        return f"shape {got.shape}, expected {expected.shape}"
+    if spec.same_dtype and got.dtype != expected.dtype:
+        return f"dtype {got.dtype}, expected {expected.dtype}"
+    if not np.all(np.isfinite(got)):
+        return "it holds NaN or inf"
+    a, b = got.astype(np.float64), expected.astype(np.float64)
+    close = np.isclose(a, b, rtol=spec.rtol, atol=spec.atol) if spec.rtol or spec.atol else a == b
+    if bool(np.all(close)):
+        return None
+    first = tuple(int(i) for i in np.argwhere(~close)[0])
+    where = f"[{', '.join(map(str, first))}]"
+    return f"first difference at {where}: {a[first]:.6g} where {b[first]:.6g} was expected"
+
+
+def _matches(model: Any, got: Any, spec: _Spec) -> bool:
+    """Whether the learner's answer is the mistake's answer (NaN where it has NaN, the same dtype if it counts)."""
+    if spec.same_dtype and np.asarray(model).dtype != np.asarray(got).dtype:
+        return False
+    try:
+        a, b = np.asarray(model, dtype=np.float64), np.asarray(got, dtype=np.float64)
+    except (TypeError, ValueError):
+        return False
+    if a.shape != b.shape:
+        return False
+    with np.errstate(invalid="ignore", over="ignore"):
+        return bool(np.allclose(a, b, rtol=1e-9, atol=1e-12, equal_nan=True))
+
+
+def _fmt(x: Any) -> str:
+    with np.printoptions(precision=4, suppress=True, threshold=12, edgeitems=2, linewidth=90):
+        return str(x)
+
+
+def _show(x: Any) -> str:
+    if isinstance(x, np.ndarray):
+        return f"array of shape {x.shape}, {x.dtype}: " + _fmt(x).replace("\n", "\n" + " " * 12)
+    if isinstance(x, float):
+        return f"{x:.10g}"
+    return short_repr(x)
+
+
+def _show_outcome(outcome: _Outcome) -> str:
+    if outcome.error is not None:
+        return f"{type(outcome.error).__name__}: {short_repr(str(outcome.error))[1:-1]}"
+    value = outcome.value
+    if isinstance(value, (list, tuple)):
+        try:
+            value = np.asarray(value)
+        except ValueError:
+            return short_repr(outcome.value)
+    if isinstance(value, np.ndarray) and value.dtype.kind in "fiub":
+        return _show(value)
+    if isinstance(value, (numbers.Real, np.generic)):
+        return repr(value) if isinstance(value, (bool, np.bool_)) else f"{value!r}"
+    return short_repr(value)
+
+
+def _brief(x: Any) -> str:
+    if isinstance(x, np.ndarray):
+        if x.size <= 6:
+            return _fmt(x).replace("\n", "") + (
+                "" if x.dtype == np.float64 or x.dtype.kind in "iu" else f" ({x.dtype})"
+            )
+        return f"{x.dtype} array of shape {x.shape}"
+    return short_repr(x)
+
+
+def _rng(seed: int) -> np.random.Generator:
+    return np.random.default_rng(seed)
+
+
+def _matrix(rng: np.random.Generator, rows: int, cols: int, dtype: Any = np.float64) -> np.ndarray:
+    return rng.uniform(-1, 1, size=(rows, cols)).round(2).astype(dtype)
+
+
+# -- A · embed_rows -------------------------------------------------------------------------------------
+
+
+def _embed_rows_cases() -> list[Case]:
+    rng = _rng(1)
+    E7 = _matrix(rng, 7, 3)
+    E5 = _matrix(rng, 5, 4, np.float32)
+    E_toy = np.array(E_TOY)
+    the = TOKENS.index("the")
+    return [
+        Case('the toy E, the id of "the"', (E_toy, [the]), "Ids count from 0: row 0 is the first token."),
+        Case("ids 0 and V - 1: the first and the last row", (E7, [0, 6]), "Row 0 is the first; row V - 1 the last."),
+        Case("a repeated id", (E7, [3, 1, 3]), "A repeated id reads the same row twice: one row per id, in order."),
+        Case("a float32 E", (E5, [4, 0]), "Rows keep E's dtype: reading a row does no arithmetic."),
+        Case("ids in a NumPy array", (E7, np.array([5, 2])), "ids may be a list or a NumPy array of ints: both work."),
+        Case("id -1", (E7, [-1]), "A negative id is not a token: refuse it (NumPy would count it from the end).", True),
+        Case("id V", (E7, [7]), "Ids run from 0 to V - 1: V itself is past the last row.", True),
+    ]
+
+
+def _embed_from_one(E: Any, ids: Any) -> Any:
+    return E[[i - 1 for i in ids]]
+
+
+def _embed_columns(E: Any, ids: Any) -> Any:
+    return E[:, list(ids)].T
+
+
+def _embed_wraps(E: Any, ids: Any) -> Any:
+    return E[np.asarray(ids)]
+
+
+def _embed_float64(E: Any, ids: Any) -> Any:
+    return np.array([[float(x) for x in E[i]] for i in ids])
+
+
+# -- B · one_hot_lookup ---------------------------------------------------------------------------------
+
+
+def _one_hot_cases() -> list[Case]:
+    rng = _rng(2)
+    E6 = _matrix(rng, 6, 3)
+    E4 = _matrix(rng, 4, 4)
+    E5 = _matrix(rng, 5, 2, np.float32)
+    E_toy = np.array(E_TOY)
+    the = TOKENS.index("the")
+    return [
+        Case('the toy E, the id of "the"', (E_toy, the), "The one-hot vector has a 1 at the id, counted from 0."),
+        Case("id 0", (E6, 0), "id 0 puts its 1 in the first entry."),
+        Case("id V - 1", (E6, 5), "id V - 1 puts its 1 in the last entry."),
+        Case(
+            "a square E (V = d)",
+            (E4, 1),
+            "The one-hot vector picks a row when it multiplies E from the left: one_hot @ E, not E @ one_hot.",
+        ),
+        Case(
+            "a float32 E",
+            (E5, 3),
+            "Build the one-hot vector in E's dtype, or the product is float64: twice the memory for the same row.",
+        ),
+    ]
+
+
+def _one_hot_from_one(E: Any, token_id: Any) -> Any:
+    x = np.zeros(E.shape[0], dtype=E.dtype)
+    x[token_id - 1] = 1
+    return x @ E
+
+
+def _one_hot_right(E: Any, token_id: Any) -> Any:
+    x = np.zeros(E.shape[1], dtype=E.dtype)
+    x[token_id] = 1
+    return E @ x
+
+
+def _one_hot_float64(E: Any, token_id: Any) -> Any:
+    x = np.zeros(E.shape[0])
+    x[token_id] = 1
+    return x @ E
+
+
+# -- C · batch_logits ------------------------------------------------------------------------------------
+
+
+def _logits_cases() -> list[Case]:
+    rng = _rng(3)
+    E_toy = np.array(E_TOY)
+    E7 = _matrix(rng, 7, 3)
+    H5 = _matrix(rng, 5, 3)
+    E4 = _matrix(rng, 4, 4)
+    H4 = _matrix(rng, 4, 4)
+    return [
+        Case(
+            "the toy E, one context",
+            (np.array([[0.5, 0.2, -0.3]]), E_toy),
+            "A logit is the dot product of the context with one token's row: logits = H @ E.T.",
+        ),
+        Case("five contexts, seven tokens", (H5, E7), "One row of logits per context, one column per token: (n, V)."),
+        Case(
+            "a square E (V = d) and four contexts",
+            (H4, E4),
+            "E's rows are tokens: the context meets each row, so it is E.T that multiplies H.",
+        ),
+    ]
+
+
+def _logits_transposed_out(H: Any, E: Any) -> Any:
+    return E @ H.T
+
+
+def _logits_untransposed(H: Any, E: Any) -> Any:
+    return H @ E
+
+
+def _logits_probabilities(H: Any, E: Any) -> Any:
+    z = H @ E.T
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+# -- C · stable_softmax ------------------------------------------------------------------------------------
+
+
+def _softmax_cases() -> list[Case]:
+    return [
+        Case("small logits", (np.array([1.0, 2.0, 3.0]),), "softmax(z)_i = exp(z_i) / sum_j exp(z_j)."),
+        Case(
+            "logits near +1000",
+            (np.array([1000.0, 999.0, 998.0]),),
+            "exp(1000) overflows float64. Subtracting max(z) first changes nothing in the answer and keeps "
+            "every exponent at or below 0.",
+        ),
+        Case(
+            "logits near -1000",
+            (np.array([-1000.0, -1000.0, -1001.0]),),
+            "exp(-1000) underflows to 0, and 0 / 0 is NaN. Subtract max(z), not min(z).",
+        ),
+        Case(
+            "a batch: one distribution per row",
+            (np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]]),),
+            "Each row is its own distribution: take the max and the sum along the last axis, keepdims=True.",
+        ),
+        Case(
+            "a large batch row",
+            (np.array([[0.0, 1000.0], [-1000.0, 0.0]]),),
+            "Shift each row by its own maximum.",
+        ),
+    ]
+
+
+def _softmax_naive(z: Any) -> Any:
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _softmax_minus_min(z: Any) -> Any:
+    e = np.exp(z - z.min(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _softmax_whole_array(z: Any) -> Any:
+    e = np.exp(z - z.max())
+    return e / e.sum()
+
+
+def _softmax_unnormalised(z: Any) -> Any:
+    return np.exp(z - z.max(axis=-1, keepdims=True))
+
+
+# -- D · angle_between ---------------------------------------------------------------------------------------
+
+
+def _angle_cases() -> list[Case]:
+    E_toy = np.array(E_TOY)
+    u = np.array([0.3, 0.3, 0.1])
+    return [
+        Case("perpendicular vectors", (np.array([1.0, 0.0]), np.array([0.0, 2.0])), "cos θ = u·v / (|u| |v|)."),
+        Case(
+            'the toy context and the row of "the"',
+            (np.array([0.5, 0.2, -0.3]), E_toy[TOKENS.index("the")]),
+            "The angle comes back in degrees: np.degrees(np.arccos(cos)).",
+        ),
+        Case(
+            "a vector and three times itself",
+            (u, 3 * u),
+            "Rounding can make cos θ a hair above 1, and arccos of that is NaN: clip cos θ to [-1, 1].",
+        ),
+        Case("opposite vectors", (u, -2 * u), "Clip cos θ to [-1, 1]: rounding can push it past -1."),
+        Case(
+            "an obtuse angle",
+            (np.array([1.0, 2.0]), np.array([-3.0, 1.0])),
+            "A negative dot product means an angle above 90 degrees: keep the sign of cos θ.",
+        ),
+    ]
+
+
+def _angle_radians(u: Any, v: Any) -> Any:
+    return float(np.arccos(np.clip(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)), -1, 1)))
+
+
+def _angle_no_norm(u: Any, v: Any) -> Any:
+    return float(np.degrees(np.arccos(np.clip(u @ v, -1, 1))))
+
+
+def _angle_no_clip(u: Any, v: Any) -> Any:
+    return float(np.degrees(np.arccos(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)))))
+
+
+def _angle_reference(u: Any, v: Any) -> float:
+    return angle_deg(u, v)
+
+
+# -- E · probs_with_bias ------------------------------------------------------------------------------------
+
+
+def _bias_cases() -> list[Case]:
+    rng = _rng(5)
+    E_toy = np.array(E_TOY)
+    b = np.array([0.5, 0.0, -0.5, 1.0])
+    E6 = _matrix(rng, 6, 3)
+    return [
+        Case(
+            "the zero context, with a bias",
+            (np.zeros(3), E_toy, b),
+            "With h = 0 every h·e_j is 0: the logits are the bias alone, and softmax(b) is not uniform.",
+        ),
+        Case(
+            "the toy context, with a bias",
+            (np.array([0.5, 0.2, -0.3]), E_toy, b),
+            "logits = E @ h + b: the bias is added before the softmax, not after it.",
+        ),
+        Case(
+            "two tokens with the same row",
+            (np.array([1.0, -1.0, 0.5]), np.vstack([E6, E6[2]]), np.linspace(-1, 1, 7).round(2)),
+            "Equal rows give equal dot products; only the bias can tell those two tokens apart.",
+        ),
+    ]
+
+
+def _bias_forgotten(h: Any, E: Any, b: Any) -> Any:
+    z = E @ h
+    e = np.exp(z - z.max())
+    return e / e.sum()
+
+
+def _bias_after(h: Any, E: Any, b: Any) -> Any:
+    p = _bias_forgotten(h, E, b) + b
+    return p / p.sum()
+
+
+def _bias_subtracted(h: Any, E: Any, b: Any) -> Any:
+    return _softmax(E @ h - b)
+
+
+def _softmax(z: Any) -> Any:
+    e = np.exp(z - z.max())
+    return e / e.sum()
+
+
+def _bias_reference(h: Any, E: Any, b: Any) -> np.ndarray:
+    return softmax(tied_logits(h, E, bias=b))
+
+
+# -- F · p_top and logit_gap ----------------------------------------------------------------------------------
+
+
+def _p_top_cases() -> list[Case]:
+    return [
+        Case(
+            "t = 0 and three others",
+            (0.0, 3),
+            "P0 = exp(t) / (exp(t) + n): each of the n others has logit 0, so exp(0) = 1 each.",
+        ),
+        Case("t = 2 and 50,256 others", (2.0, 50_256), "Count every other token: n of them, not 1."),
+        Case(
+            "t = 1000",
+            (1000.0, 3),
+            "exp(1000) overflows. Divide top and bottom by exp(t): P0 = 1 / (1 + n exp(-t)).",
+        ),
+        Case(
+            "t = -1000",
+            (-1000.0, 3),
+            "For t < 0, 1 / (1 + n exp(-t)) overflows in exp(-t): use exp(t) / (exp(t) + n) on that side.",
+        ),
+    ]
+
+
+def _p_top_naive(t: Any, n: Any) -> Any:
+    return float(np.exp(t) / (np.exp(t) + n))
+
+
+def _p_top_one_other(t: Any, n: Any) -> Any:
+    return float(1 / (1 + np.exp(-t))) if t >= 0 else float(np.exp(t) / (np.exp(t) + 1))
+
+
+def _p_top_counts_itself(t: Any, n: Any) -> Any:
+    return float(1 / (1 + (n + 1) * np.exp(-t))) if t >= 0 else float(np.exp(t) / (np.exp(t) + n + 1))
+
+
+def _p_top_reference(t: Any, n: Any) -> float:
+    return float(saturation_prob(t, n))
+
+
+def _gap_cases() -> list[Case]:
+    return [
+        Case("P0 = 1/2 with three others", (0.5, 3), "Solve P0 = exp(t) / (exp(t) + n) for t."),
+        Case("P0 = 0.9 with three others", (0.9, 3), "exp(t) = n P0 / (1 - P0), so t = ln(n P0 / (1 - P0))."),
+        Case("P0 = 0.99 with 50,256 others", (0.99, 50_256), "n is the number of *other* tokens: V - 1."),
+        Case("P0 = 0.999999 with 50,256 others", (0.999999, 50_256), "Natural logarithm: np.log, not np.log10."),
+    ]
+
+
+def _gap_one_other(p: Any, n: Any) -> Any:
+    return math.log(p / (1 - p))
+
+
+def _gap_log10(p: Any, n: Any) -> Any:
+    return math.log10(n * p / (1 - p))
+
+
+def _gap_counts_itself(p: Any, n: Any) -> Any:
+    return math.log((n + 1) * p / (1 - p))
+
+
+def _gap_reference(p: float, n: int) -> float:
+    """The t at which ``saturation_prob(t, n) == p``, by bisection on embedlab's own P0."""
+    lo, hi = -60.0, math.log(n) + 60.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if saturation_prob(mid, n) < p else (lo, mid)
+    return (lo + hi) / 2
+
+
+# -- G · head_params -----------------------------------------------------------------------------------
+
+
+def _params_cases() -> list[Case]:
+    return [
+        Case("the toy, untied, no bias", (4, 3, False, False), "Untied: two V x d matrices, the table and the head."),
+        Case("the toy, tied, no bias", (4, 3, True, False), "Tied: one matrix does both jobs, so count it once."),
+        Case(
+            "GPT-2's V and d, tied, with an output bias",
+            (50_257, 768, True, True),
+            "The output bias has one entry per token: V, not d.",
+        ),
+        Case("untied, with an output bias", (1_000, 64, False, True), "A bias adds V whether or not E is tied."),
+    ]
+
+
+def _params_tied_twice(V: Any, d: Any, tied: Any, bias: Any) -> Any:
+    return 2 * V * d + (V if bias else 0)
+
+
+def _params_bias_d(V: Any, d: Any, tied: Any, bias: Any) -> Any:
+    return (1 if tied else 2) * V * d + (d if bias else 0)
+
+
+def _params_no_bias(V: Any, d: Any, tied: Any, bias: Any) -> Any:
+    return (1 if tied else 2) * V * d
+
+
+def _params_reference(V: int, d: int, tied: bool, bias: bool) -> int:
+    return param_count(V, d, tied=tied, output_bias=bias)
+
+
+# -- H · tied_E_grad ---------------------------------------------------------------------------------------
+
+
+def _tied_grad_cases() -> list[Case]:
+    rng = _rng(8)
+    g_in = np.array([[0.10, -0.20, 0.30]])
+    h = np.array([[1.0, 1.0, -2.0]])
+    g_logits = np.array([[0.15, 0.05, 0.10, -0.30]])
+    return [
+        Case(
+            "worked example H: dog's row",
+            (np.array([1]), g_in, h, g_logits, 4),
+            "E gets both gradients, added: the lookup's rows and the head's outer product.",
+        ),
+        Case(
+            "three lookups, five tokens",
+            (np.array([0, 4, 2]), _matrix(rng, 3, 2), _matrix(rng, 3, 2), _matrix(rng, 3, 5), 5),
+            "The head's gradient is grad_logits.T @ h: one row per token, (V, d).",
+        ),
+        Case(
+            "a repeated id",
+            (np.array([3, 1, 3]), _matrix(rng, 3, 2), _matrix(rng, 3, 2), _matrix(rng, 3, 6), 6),
+            "A token looked up twice gets both upstream rows, added: G[ids] += g assigns only one of them "
+            "(np.add.at adds both).",
+        ),
+    ]
+
+
+def _grad_output_only(ids: Any, upstream: Any, h: Any, grad_logits: Any, V: Any) -> Any:
+    return grad_logits.T @ h
+
+
+def _grad_input_only(ids: Any, upstream: Any, h: Any, grad_logits: Any, V: Any) -> Any:
+    G = np.zeros((V, upstream.shape[1]))
+    np.add.at(G, ids, upstream)
+    return G
+
+
+def _grad_assigned(ids: Any, upstream: Any, h: Any, grad_logits: Any, V: Any) -> Any:
+    G = grad_logits.T @ h
+    G[ids] += upstream
+    return G
+
+
+def _grad_transposed(ids: Any, upstream: Any, h: Any, grad_logits: Any, V: Any) -> Any:
+    G = h.T @ grad_logits
+    return G
+
+
+# -- I · step_grad --------------------------------------------------------------------------------------------
+
+
+def _step_cases() -> list[Case]:
+    rng = _rng(9)
+    E_toy = np.array(E_TOY)
+    return [
+        Case(
+            "the toy E, one pair: 'dog' then 'ran'",
+            (E_toy, np.array([TOKENS.index("dog")]), np.array([TOKENS.index("ran")])),
+            "Forward: h = E[ids], logits = h @ E.T, p = softmax(logits). Backward: g = (p - y) / n.",
+        ),
+        Case(
+            "six pairs, seven tokens",
+            (_matrix(rng, 7, 3), np.array([0, 6, 2, 5, 1, 3]), np.array([6, 0, 4, 2, 2, 1])),
+            "The loss is the mean over the pairs: divide p - y by n.",
+        ),
+        Case(
+            "a repeated input id",
+            (_matrix(rng, 5, 2), np.array([2, 2, 4]), np.array([0, 1, 2])),
+            "E gets the head's g.T @ h plus the lookup's g @ E, added into the rows of ids; a repeated id gets "
+            "every one of its rows (np.add.at).",
+        ),
+    ]
+
+
+def _step_parts(E: Any, ids: Any, targets: Any) -> tuple[Any, Any, Any]:
+    h = E[ids]
+    z = h @ E.T
+    p = np.exp(z - z.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    p[np.arange(len(ids)), targets] -= 1
+    return h, p / len(ids), p
+
+
+def _step_output_only(E: Any, ids: Any, targets: Any) -> Any:
+    h, g, _ = _step_parts(E, ids, targets)
+    return g.T @ h
+
+
+def _step_input_only(E: Any, ids: Any, targets: Any) -> Any:
+    _, g, _ = _step_parts(E, ids, targets)
+    G = np.zeros_like(E)
+    np.add.at(G, ids, g @ E)
+    return G
+
+
+def _step_summed(E: Any, ids: Any, targets: Any) -> Any:
+    h, _, g = _step_parts(E, ids, targets)
+    G = g.T @ h
+    np.add.at(G, ids, g @ E)
+    return G
+
+
+def _step_assigned(E: Any, ids: Any, targets: Any) -> Any:
+    h, g, _ = _step_parts(E, ids, targets)
+    G = g.T @ h
+    G[ids] += g @ E
+    return G
+
+
+def _step_reference(E: Any, ids: Any, targets: Any) -> np.ndarray:
+    from .train import loss_and_grads
+
+    return loss_and_grads({"E": E}, (np.asarray(ids)[:, None], targets))[1]["E"]
+
+
+# -- the tasks ------------------------------------------------------------------------------------------------
+
+_FLOAT = _Spec("array", rtol=1e-9, atol=1e-12)
+
+_TASKS: tuple[Task, ...] = (
+    Task(
+        "embed_rows",
+        "A",
+        "embed_rows(E, ids)",
+        "the rows of E for the token ids in ids, one row per id, in order; an id outside [0, V) is refused",
+        _Spec("array", same_dtype=True),
+        lookup,
+        _embed_rows_cases,
+        (
+            _Mistake("counted from 1", "Ids count from 0, so row i - 1 is the previous token's row.", _embed_from_one),
+            _Mistake("columns", "E has one *row* per token: E[i], not E[:, i].", _embed_columns),
+            _Mistake(
+                "wraps negative ids",
+                "NumPy reads E[-1] as the last row, without a word. Check 0 <= id < V and raise ValueError.",
+                _embed_wraps,
+            ),
+            _Mistake(
+                "float64 copy",
+                "Building the rows through Python floats turns float32 into float64: index E itself.",
+                _embed_float64,
+            ),
+        ),
+    ),
+    Task(
+        "one_hot_lookup",
+        "B",
+        "one_hot_lookup(E, token_id)",
+        "row token_id of E, computed as a one-hot vector of length V times E (no indexing into E)",
+        _Spec("array", same_dtype=True),
+        lookup,
+        _one_hot_cases,
+        (
+            _Mistake("counted from 1", "The 1 goes at index token_id, counted from 0.", _one_hot_from_one),
+            _Mistake(
+                "E @ one_hot",
+                "E @ x mixes the columns of E. The one-hot vector has V entries and multiplies from the left: x @ E.",
+                _one_hot_right,
+            ),
+            _Mistake(
+                "float64 one-hot",
+                "np.zeros(V) is float64, so x @ E is float64 too: pass dtype=E.dtype.",
+                _one_hot_float64,
+            ),
+        ),
+    ),
+    Task(
+        "batch_logits",
+        "C",
+        "batch_logits(H, E)",
+        "the tied logits of a batch of contexts H (n, d) against every token of E (V, d), shape (n, V)",
+        _FLOAT,
+        tied_logits,
+        _logits_cases,
+        (
+            _Mistake("E @ H.T", "That is the transpose: one row per context, so H @ E.T.", _logits_transposed_out),
+            _Mistake(
+                "H @ E", "E's rows are tokens, so the contexts meet E.T: H @ E.T, not H @ E.", _logits_untransposed
+            ),
+            _Mistake(
+                "probabilities",
+                "Those are probabilities: the logits come before the softmax.",
+                _logits_probabilities,
+            ),
+        ),
+    ),
+    Task(
+        "stable_softmax",
+        "C",
+        "stable_softmax(z)",
+        "softmax along the last axis of z (one distribution per row), exact for logits of ±1000",
+        _FLOAT,
+        softmax,
+        _softmax_cases,
+        (
+            _Mistake(
+                "no shift",
+                "np.exp(z) overflows for z near 1000 and underflows for z near -1000: subtract max(z) first.",
+                _softmax_naive,
+            ),
+            _Mistake(
+                "minus min", "Subtract the maximum, not the minimum: exponents must stay <= 0.", _softmax_minus_min
+            ),
+            _Mistake(
+                "whole array",
+                "The max and the sum run over the whole batch: use axis=-1 with keepdims=True.",
+                _softmax_whole_array,
+            ),
+            _Mistake(
+                "not normalised",
+                "Those are exp(z - max): divide by their sum so each row adds to 1.",
+                _softmax_unnormalised,
+            ),
+        ),
+    ),
+    Task(
+        "angle_between",
+        "D",
+        "angle_between(u, v)",
+        "the angle between u and v in degrees, from 0 to 180",
+        _Spec("float", rtol=0.0, atol=1e-6),
+        _angle_reference,
+        _angle_cases,
+        (
+            _Mistake("radians", "np.arccos answers in radians: convert with np.degrees.", _angle_radians),
+            _Mistake("no norms", "u·v alone is not cos θ: divide by |u| |v|.", _angle_no_norm),
+            _Mistake(
+                "no clip",
+                "Rounding put cos θ just past ±1, and arccos of that is NaN: np.clip(cos, -1, 1).",
+                _angle_no_clip,
+            ),
+        ),
+    ),
+    Task(
+        "probs_with_bias",
+        "E",
+        "probs_with_bias(h, E, b)",
+        "the probabilities softmax(E @ h + b) of a tied head with an output bias b (V,)",
+        _FLOAT,
+        _bias_reference,
+        _bias_cases,
+        (
+            _Mistake(
+                "bias forgotten",
+                "Those are the probabilities without the bias: add b to the logits.",
+                _bias_forgotten,
+            ),
+            _Mistake("bias after softmax", "The bias is added to the logits, before the softmax.", _bias_after),
+            _Mistake("bias subtracted", "The bias is added: E @ h + b.", _bias_subtracted),
+        ),
+    ),
+    Task(
+        "p_top",
+        "F",
+        "p_top(t, n)",
+        "P0, the probability of a token whose logit is t when n other tokens have logit 0, for any t",
+        _Spec("float", rtol=1e-12, atol=1e-300),
+        _p_top_reference,
+        _p_top_cases,
+        (
+            _Mistake(
+                "overflow",
+                "exp(t) overflows for large t (and NaN follows): rewrite with exp(-|t|) on each side.",
+                _p_top_naive,
+            ),
+            _Mistake("one other", "There are n others, each adding exp(0) = 1 to the sum: n, not 1.", _p_top_one_other),
+            _Mistake(
+                "counted itself",
+                "n counts the *other* tokens; the top token is exp(t), not one more 1.",
+                _p_top_counts_itself,
+            ),
+        ),
+    ),
+    Task(
+        "logit_gap",
+        "F",
+        "logit_gap(p, n)",
+        "the logit t that gives the top token probability p when n other tokens have logit 0",
+        _Spec("float", rtol=1e-9, atol=1e-9),
+        _gap_reference,
+        _gap_cases,
+        (
+            _Mistake(
+                "one other", "That t suits one other token; with n others the odds are n times larger.", _gap_one_other
+            ),
+            _Mistake("log10", "Logits are natural logarithms: np.log, not np.log10.", _gap_log10),
+            _Mistake(
+                "counted itself", "n already counts the other tokens: n P0 / (1 - P0), not (n + 1).", _gap_counts_itself
+            ),
+        ),
+    ),
+    Task(
+        "head_params",
+        "G",
+        "head_params(V, d, tied, bias)",
+        "the parameters of the embedding table plus the output head, tied or untied, with or without an output bias",
+        _Spec("int"),
+        _params_reference,
+        _params_cases,
+        (
+            _Mistake("tied counted twice", "Tied means one matrix: V d once, not twice.", _params_tied_twice),
+            _Mistake("bias of d", "The bias adds one number per token, V of them, not d.", _params_bias_d),
+            _Mistake("bias forgotten", "With bias=True, add the V entries of the output bias.", _params_no_bias),
+        ),
+    ),
+    Task(
+        "tied_E_grad",
+        "H",
+        "tied_E_grad(ids, upstream, h, grad_logits, V)",
+        "the gradient of a tied E (V, d): the lookup's path (upstream (n, d) into the rows of ids) plus "
+        "the head's path (grad_logits (n, V) against h (n, d))",
+        _FLOAT,
+        tied_grad,
+        _tied_grad_cases,
+        (
+            _Mistake("head only", "That is the head's path alone: add the lookup's upstream rows.", _grad_output_only),
+            _Mistake(
+                "lookup only", "That is the lookup's path alone: add the head's grad_logits.T @ h.", _grad_input_only
+            ),
+            _Mistake(
+                "assigned, not added",
+                "G[ids] += g keeps one of two rows for a repeated id: np.add.at(G, ids, g) adds both.",
+                _grad_assigned,
+            ),
+            _Mistake(
+                "transposed", "h.T @ grad_logits is (d, V): the gradient of E is grad_logits.T @ h.", _grad_transposed
+            ),
+        ),
+    ),
+    Task(
+        "step_grad",
+        "I",
+        "step_grad(E, ids, targets)",
+        "the gradient with respect to E of the mean cross-entropy of a tied bigram model: h = E[ids], logits = h @ E.T",
+        _FLOAT,
+        _step_reference,
+        _step_cases,
+        (
+            _Mistake("head only", "That is the head's path alone: E is also the lookup table.", _step_output_only),
+            _Mistake("lookup only", "That is the lookup's path alone: E is also the head.", _step_input_only),
+            _Mistake("summed, not averaged", "The loss is the mean over the n pairs: divide by n.", _step_summed),
+            _Mistake(
+                "assigned, not added",
+                "G[ids] += ... keeps one row of a repeated id: np.add.at adds every one.",
+                _step_assigned,
+            ),
+        ),
+    ),
+)
+
+#: The functions a learner writes, by name, in the order of the worked examples.
+TASKS: tuple[str, ...] = tuple(t.name for t in _TASKS)
+
+
+def task(name: str) -> Task:
+    """The exercise whose function is called ``name`` (one of :data:`TASKS`)."""
+    if not isinstance(name, str):
+        raise TypeError(f"name must be the name of an exercise's function (a str), got {_describe(name)}")
+    for t in _TASKS:
+        if t.name == name:
+            return t
+    raise ValueError(f"name must be one of {list(TASKS)}, got {short_repr(name)}")
+
+
+def check(fn: Callable[..., Any], name: str | None = None) -> Report:
+    """Check the learner's function ``fn`` against embedlab, in this kernel, and report the first failing case.
+
+    Parameters
+    ----------
+    fn : callable
+        The learner's function. It is called on copies of each case's arguments; what it raises,
+        warns or changes in place is reported, never re-raised.
+    name : str, optional
+        Which exercise (one of :data:`TASKS`); by default ``fn.__name__``.
+
+    Returns
+    -------
+    Report
+        ``passed``, and for the first failing case its label, the expected and the returned
+        value, what is wrong, and a hint aimed at the likely mistake.
+    """
+    if not callable(fn):
+        raise TypeError(f"fn must be your function (a callable), got {_describe(fn)}")
+    if name is None:
+        name = getattr(fn, "__name__", None)
+        if name not in TASKS:
+            raise ValueError(
+                f"fn must be named after its exercise, one of {list(TASKS)}, got a function named "
+                f"{short_repr(name)}: rename it or pass name="
+            )
+    return task(name).check(fn)
