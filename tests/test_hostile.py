@@ -995,7 +995,7 @@ _ZR = np.random.default_rng(0).normal(size=(50, 4))
         (lambda: _ex(answer=10**400), "answer must be a finite number of float size"),
         (lambda: exercises_mod.get(None), "key must be"),
         (lambda: exercises_mod.get("x" * 100_000), "key must be one of"),
-        (lambda: explorers_mod.one_hot_cost_explorer((("x", 10**150, 10**150),)), "must be at most 1e100"),
+        (lambda: explorers_mod.one_hot_cost_explorer((("x", 10**150, 10**150),)), "must be at most 1e\\+15"),
         (lambda: plots_mod.update_bars(plots_mod.bars([1.0, 2.0], ["a", "b"]), [1.0, 2.0], [None]), "highlight"),
         (lambda: figures_mod.output_path_panels(np.ones((4, 1)), np.ones((4, 1)), [1.0]), "h must have at least 2"),
         (lambda: figures_mod.output_path_panels(np.full((4, 3), 1e308), _G1, [0.5, 0.2, -0.3]), "g_one must be"),
@@ -2319,6 +2319,89 @@ def test_hostile_pass_13_rows():
         claims.check("e", 2.67, 2.675, 2)  # 2.675 as stored is 2.67499999999999982236431605997495353221893310546875
     verdicts = [line.rsplit("-> ", 1)[1] for line in out.getvalue().splitlines()]
     assert verdicts == ["DIFFERS", "DIFFERS", "DIFFERS", "agrees", "agrees"]
+
+
+@pytest.mark.parametrize(
+    ("setup", "call", "words"),
+    [
+        # a sequence object is walked item by item, as NumPy reads it, not sized by its length alone
+        ("B = np.broadcast_to(1.0, (10**9,)); S = type('S', (), {'__len__': lambda s: 2, "
+         "'__getitem__': lambda s, i: B if i < 2 else [][i]})", "embedlab.softmax(S())", "z is too large"),
+        ("B = np.broadcast_to(1.0, (10**9,)); S = type('S', (), {'__len__': lambda s: 2, "
+         "'__getitem__': lambda s, i: B if i < 2 else [][i]})", "embedlab.softmax([S()])", "z is too large"),
+        # an array-like is sized as the array it gives, at the top and inside a list
+        ("B = np.broadcast_to(1.0, (10**9,)); A = type('A', (), {'__array__': lambda s, dtype=None, copy=None: B})",
+         "embedlab.softmax(A())", "z is too large"),
+        ("B = np.broadcast_to(1.0, (10**9,)); A = type('A', (), {'__array__': lambda s, dtype=None, copy=None: B})",
+         "embedlab.dot(A(), [1.0])", "a is too large"),
+        ("B = np.broadcast_to(1.0, (10**9,)); A = type('A', (), {'__array__': lambda s, dtype=None, copy=None: B})",
+         "embedlab.saturation_prob(A())", "t is too large"),
+        ("B = np.broadcast_to(1.0, (10**9,)); I = type('I', (), {'__array_interface__': B.__array_interface__, "
+         "'keep': B})", "embedlab.softmax([I(), I()])", "z is too large"),
+        # text is padded to its longest item by NumPy: sized that way
+        ("", "embedlab.softmax(['x' * 10**7] * 100)", "z is too large"),
+        ("", "embedlab.lookup(np.eye(3), ['x' * 10**7] * 100)", "ids is too large"),
+        ("from embedlab import claims", "claims.check('n', ['x' * 10**7] * 100, 1.0, 0)", "draft is too large"),
+        ("", "embedlab.softmax([np.void(b'\\0' * 10**7)] * 400)", "z is too large"),
+        ("", "embedlab.softmax(['x' * 10**7] + ['a'] * 1000)", "z is too large"),
+        # context_windows sizes each sentence before NumPy builds it
+        ("", "embedlab.corpus.context_windows([range(10**9)], 2)", "sentences is too large"),
+    ],
+)  # fmt: skip
+def test_hostile_pass_14_sizes_under_an_address_space_limit(setup, call, words):
+    out = _under_3_gib(f"{setup}; {call}" if setup else call)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.startswith(f"refused: {words}"), out.stdout[:500]
+
+
+def test_hostile_pass_14_rows():
+    import decimal
+
+    from embedlab import claims
+    from embedlab.corpus import context_windows
+
+    # a list nested deeper than NumPy's 64 dimensions is refused by name, not by a RecursionError
+    deep = [1.0]
+    for _ in range(1000):
+        deep = [deep]
+    for call, name in (
+        (lambda: embedlab.softmax(deep), "z"),
+        (lambda: embedlab.lookup(np.eye(3), deep), "ids"),
+        (lambda: claims.check("n", deep, 1.0, 0), "draft"),
+        (lambda: embedlab.saturation_prob(deep), "t"),
+    ):
+        with pytest.raises(ValueError, match=rf"{name} must have at most 64 dimensions"):
+            call()
+    ok = [[1.0, 2.0]]
+    for _ in range(40):
+        ok = [ok]  # 42 dimensions: within NumPy's limit, and converted
+    assert embedlab.softmax(ok).shape == (1,) * 41 + (2,)
+    # uint64 ids past 2**63 are refused, not wrapped to negative ones
+    with pytest.raises(ValueError, match=r"sentences must hold token ids below 2\*\*63"):
+        context_windows([np.array([0, 2**63 + 5], dtype=np.uint64)], 1)
+    # claims.check reads a float32 or float16 draft as the figure typed, in rational arithmetic,
+    # whatever the caller's decimal context
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), decimal.localcontext() as ctx:
+        ctx.prec = 6
+        ctx.traps[decimal.Inexact] = True
+        claims.check("a", np.float32(0.1), 0.15000000000000002, 1)
+        claims.check("b", np.float32(0.1), 0.14, 1)
+        claims.check("c", [np.float16(0.1), 0.2], [0.1, 0.26], 1)
+        claims.check("d", 0.1, 0.15000001, 1)
+        claims.check("e", 0.1, 0.15, 1)
+        claims.check("f", 0.5, -1e-30, 0)
+        claims.check("g", np.array([0.1, 0.3], dtype=np.float32), [0.14, 0.25], 1)
+    verdicts = [line.rsplit("-> ", 1)[1] for line in out.getvalue().splitlines()]
+    assert verdicts == ["DIFFERS", "agrees", "DIFFERS", "DIFFERS", "agrees", "DIFFERS", "agrees"]
+    # one_hot_cost_explorer: presets it cannot draw, or names too long to show, are refused by name
+    with pytest.raises(ValueError, match=r"presets: V x d of 'a' must be at most 1e\+15"):
+        explorers_mod.one_hot_cost_explorer([("a", 2**27, 2**27)])
+    with pytest.raises(ValueError, match=r"presets must have names of at most 80 characters") as info:
+        explorers_mod.one_hot_cost_explorer([("x" * 10**6, 1, 1)])
+    assert len(str(info.value)) < 300
+    explorer = explorers_mod.one_hot_cost_explorer([("$^$", 10, 10), ("$x$", 4, 3)])
+    assert explorer.png().startswith(b"\x89PNG")  # a name with dollars is drawn as text, not parsed as math
 
 
 def test_float_range_digits_are_decimal_places_down_to_the_smallest_float():

@@ -163,10 +163,10 @@ def as_array(x: Any, name: str, what: str) -> np.ndarray:
     _not_masked(x, name)
     if isinstance(x, range):
         check_nbytes((range_len(x),), np.float64, name)  # a range(10**12) is sized before NumPy builds it
-    elif isinstance(x, (list, tuple, memoryview)) or (
-        not isinstance(x, (np.ndarray, str, bytes, numbers.Number)) and hasattr(x, "__len__")
-    ):  # a list of broadcast arrays, a memoryview, a sequence object: sized as NumPy would copy them,
-        # four times over: NumPy's conversion of nested Python sequences, and the work arrays after it
+    elif not isinstance(x, (np.ndarray, numbers.Number)) and (
+        isinstance(x, (list, tuple, memoryview, str, bytes)) or hasattr(x, "__len__") or _is_array_like(x)
+    ):  # a list of broadcast arrays, a memoryview, a sequence object, an array-like: sized as NumPy would
+        # copy them, four times over: NumPy's conversion of nested Python sequences, and the work arrays after it
         check_nbytes((4 * _sequence_bytes([x], name),), np.uint8, name)
     try:
         return np.asarray(x)
@@ -178,66 +178,101 @@ def as_array(x: Any, name: str, what: str) -> np.ndarray:
         raise TypeError(f"{name} must be an array of {what}, got {_describe(x)} ({type(exc).__name__})") from None
 
 
-_PLAIN_NUMBERS = (float, int, bool, complex, np.generic)
+#: Python numbers and NumPy's: NumPy stores each in at most 8 bytes (16 or 32 for the widest, within
+#: the four-fold margin of :func:`as_array`).
+_PLAIN_NUMBERS = (float, int, bool, complex, np.number, np.bool_)
 
-#: Bytes a Python-level sequence item (an int of a range, an item of a custom sequence) costs while
-#: NumPy converts it: the Python object and a pointer to it.
+#: Bytes a Python-level sequence item (an item of a custom sequence) costs while NumPy converts it:
+#: the Python object and a pointer to it.
 _PER_PYTHON_ITEM = 40
+
+#: NumPy's limit on dimensions: a list nested deeper is refused before it is walked.
+_MAX_DEPTH = 64
+
+
+def _is_array_like(x: Any) -> bool:
+    return any(hasattr(x, a) for a in ("__array__", "__array_interface__", "__array_struct__"))
 
 
 def _sequence_bytes(x: list | tuple, name: str) -> int:
     """The bytes NumPy would take to make an array of a (nested) sequence, counted before it does.
 
     Arrays, memoryviews and array-likes count their full size (a broadcast as the array it would
-    become); ranges and other sized sequences count as Python objects, one per item; a sublist
-    reached twice counts twice (NumPy copies it twice) but is walked once. Stops as soon as the
-    total passes what the process may allocate; a list that contains itself is refused.
+    become); ranges count as Python objects, one per item; other sequence objects are walked item
+    by item, as NumPy reads them; a sublist reached twice counts twice (NumPy copies it twice) but is
+    walked once. Text makes NumPy pad every item to the longest, so it counts as the longest text
+    times the number of items. Stops as soon as the total passes what the process may allocate; a
+    list that contains itself, or is nested deeper than NumPy's 64 dimensions, is refused.
     """
     limit = _max_bytes()
     sizes: dict[int, int] = {}  # bytes of each sublist already walked, by id
     walking: set[int] = set()
+    text = {"longest": 0, "items": 0}  # the widest text item, and every item that NumPy would pad to it
 
-    def size(item: Any) -> int:
+    def items(seq: Any, depth: int) -> int:
+        key = id(seq)
+        if key in sizes:
+            return sizes[key]
+        if key in walking:
+            raise ValueError(f"{name} must not contain itself (a list inside its own items)")
+        if depth > _MAX_DEPTH:
+            raise ValueError(f"{name} must have at most {_MAX_DEPTH} dimensions, got a sequence nested deeper")
+        walking.add(key)
+        try:
+            n = len(seq)
+        except Exception:  # a __len__ that fails: NumPy's own conversion below says so
+            n = 0
+        total = 0
+        if isinstance(seq, (list, tuple)) and all(isinstance(v, _PLAIN_NUMBERS) for v in seq):
+            total = 8 * n  # the common case: a row of numbers
+            text["items"] += n
+        elif not isinstance(seq, (list, tuple)) and _PER_PYTHON_ITEM * n > limit:
+            total = _PER_PYTHON_ITEM * n  # a sequence object too long to walk: sized by its length alone
+        else:
+            for index in range(n):
+                try:
+                    v = seq[index]
+                except Exception:  # an item that fails: NumPy's own conversion below says so
+                    break
+                total += max(size(v, depth + 1), 8 if isinstance(seq, (list, tuple)) else _PER_PYTHON_ITEM)
+                if total > limit:
+                    break
+        walking.discard(key)
+        sizes[key] = total
+        return total
+
+    def size(item: Any, depth: int) -> int:
         if isinstance(item, _PLAIN_NUMBERS):
+            text["items"] += 1
             return 8
+        if isinstance(item, (str, bytes, np.generic)):  # text, bytes, and NumPy's str_, bytes_ and void
+            width = 4 * len(item) if isinstance(item, str) else len(item) if isinstance(item, bytes) else item.itemsize
+            text["longest"] = max(text["longest"], width)
+            text["items"] += 1
+            return max(width, 8)
         if isinstance(item, np.ndarray):
+            text["items"] += item.size
             return item.size * max(item.itemsize, 8)
-        if isinstance(item, (list, tuple)):
-            key = id(item)
-            if key in sizes:
-                return sizes[key]
-            if key in walking:
-                raise ValueError(f"{name} must not contain itself (a list inside its own items)")
-            walking.add(key)
-            total = 0
-            if all(isinstance(v, _PLAIN_NUMBERS) for v in item):  # the common case: a row of numbers
-                total = 8 * len(item)
-            else:
-                for v in item:
-                    total += size(v)
-                    if total > limit:
-                        break
-            walking.discard(key)
-            sizes[key] = total
-            return total
         if isinstance(item, memoryview):
             return item.nbytes
         if isinstance(item, range):
             return _PER_PYTHON_ITEM * range_len(item)
-        if hasattr(item, "__array__"):
+        if _is_array_like(item):
             try:
-                a = np.asarray(item)  # an array-like's own array, before NumPy copies it into the list's
+                a = np.asarray(item)  # an array-like's own array (a view), before NumPy copies it
             except Exception:  # an array-like that fails: NumPy's own conversion below says so
                 return 8
+            text["items"] += a.size
             return a.size * max(a.itemsize, 8)
-        if hasattr(item, "__len__") and not isinstance(item, (str, bytes)):
-            try:
-                return _PER_PYTHON_ITEM * len(item)
-            except Exception:  # a __len__ that fails: NumPy's own conversion below says so
-                return 8
+        if isinstance(item, (list, tuple)) or (
+            hasattr(item, "__len__") and hasattr(item, "__getitem__") and not isinstance(item, dict)
+        ):
+            return items(item, depth)
+        text["items"] += 1
         return 8
 
-    return size(x)
+    total = size(x, 0)
+    return max(total, text["longest"] * text["items"])
 
 
 def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -45,12 +45,41 @@ def _exact_float(v: int, name: str) -> float:
     return f
 
 
-def _within_half_unit(draft: float, computed: float, decimals: int) -> bool:
-    """Whether ``draft`` as written lies within half a unit of the ``decimals``-th place of ``computed``."""
-    if not (math.isfinite(draft) and math.isfinite(computed)):
+def _written(draft: Any, d: np.ndarray) -> list[Fraction | None]:
+    """Each figure of the draft as it was typed: the shortest decimal of its float in its own precision.
+
+    A float32 0.1 was typed as 0.1, not as the float64 0.10000000149011612 it widens to. None where
+    a figure is not finite.
+    """
+    if isinstance(draft, (np.ndarray, np.generic)):
+        items = list(np.asarray(draft).ravel())
+    elif isinstance(draft, (list, tuple)):
+        items = list(np.asarray(draft, dtype=object).ravel())
+    else:
+        items = [draft]
+    if len(items) != d.size:  # a shape NumPy read differently as objects: the float64 figures stand
+        items = list(d.ravel())
+    out: list[Fraction | None] = []
+    for v, f in zip(items, d.ravel().tolist(), strict=True):
+        if not math.isfinite(f):
+            out.append(None)
+        elif isinstance(v, numbers.Integral):
+            out.append(Fraction(int(v)))
+        elif isinstance(v, np.floating):
+            out.append(Fraction(np.format_float_positional(v, unique=True)))
+        else:
+            out.append(Fraction(repr(f)))
+    return out
+
+
+def _within_half_unit(written: Fraction | None, computed: float, decimals: int) -> bool:
+    """Whether the draft's figure as written lies within half a unit of the ``decimals``-th place of ``computed``.
+
+    Exact rational arithmetic: no rounding, and no dependence on the caller's ``decimal`` context.
+    """
+    if written is None or not math.isfinite(computed):
         return False
-    written = Decimal(repr(float(draft)))  # the figure as typed, shortest form
-    return abs(written - Decimal(float(computed))) <= Decimal(5).scaleb(-decimals - 1)
+    return abs(written - Fraction(computed)) * 2 * 10**decimals <= 1
 
 
 def _exact_real(v: Any, name: str) -> float:
@@ -158,12 +187,14 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
         # 2**52) are integers already, which rounding leaves alone.
         c = np.where(np.abs(exact) >= 2.0**52, exact, np.round(exact, decimals))
         # The draft agrees when it is the computed value rounded to its places: within half a unit of the
-        # last place of the computed value, in exact decimal arithmetic. The draft is read as the decimal
+        # last place of the computed value, in exact rational arithmetic. The draft is read as the decimal
         # it was written as (the shortest form of its float: 0.005, not 0.005000000000000000104), the
         # computed value as the exact binary number it is. No tolerance: a value that rounds the other
         # way (1.5000000005 to 0 places, 2**47 + 0.53125) must not agree.
+        written = _written(draft, d)
         close = np.array(
-            [_within_half_unit(a, b, decimals) for a, b in zip(d.ravel(), exact.ravel(), strict=True)], dtype=bool
+            [_within_half_unit(a, b, decimals) for a, b in zip(written, exact.ravel().tolist(), strict=True)],
+            dtype=bool,
         ).reshape(d.shape)
         ok = bool(np.all(close | (d == exact) | (np.isnan(d) & np.isnan(exact))))
         # Shown rounded correctly from its exact binary value (np.round scales first: 0.005 would show 0.00);

@@ -13,7 +13,7 @@ import numpy as np
 from matplotlib.ticker import MaxNLocator, NullLocator
 
 from . import plots
-from ._validation import _describe, check_ids, check_size
+from ._validation import _describe, check_ids, check_size, short_repr
 from .budget import REAL_MODELS
 from .geometry import plane_basis
 from .logits import tied_logits
@@ -25,6 +25,7 @@ from .widgets import Control, Explorer, float_range
 
 __all__ = [
     "H_EXAMPLE",
+    "MAX_PRESET_NAME",
     "SIZE_PRESETS",
     "alignment_explorer",
     "budget_explorer",
@@ -117,6 +118,10 @@ SIZE_PRESETS: tuple[tuple[str, int, int], ...] = (
 )
 
 
+#: The longest preset name :func:`one_hot_cost_explorer` shows on its slider and title.
+MAX_PRESET_NAME = 80
+
+
 def one_hot_cost_explorer(presets: tuple[tuple[str, int, int], ...] = SIZE_PRESETS) -> Explorer:
     """B: the one-hot product's arithmetic against a lookup's, for real (V, d) pairs.
 
@@ -132,13 +137,20 @@ def one_hot_cost_explorer(presets: tuple[tuple[str, int, int], ...] = SIZE_PRESE
     for preset in presets:
         if not (isinstance(preset, (tuple, list)) and len(preset) == 3 and isinstance(preset[0], str)):
             raise TypeError(f"presets must hold (name, V, d) triples with a str name, got {_describe(preset)}")
+        if len(preset[0]) > MAX_PRESET_NAME:
+            raise ValueError(
+                f"presets must have names of at most {MAX_PRESET_NAME} characters (a slider label), "
+                f"got {short_repr(preset[0])} ({len(preset[0]):,} characters)"
+            )
     presets = tuple(
         (name, check_size(v, f"presets: V of {name!r}"), check_size(d, f"presets: d of {name!r}"))
         for name, v, d in presets
     )
     for name, v, d in presets:
-        if v * d > 10**100:
-            raise ValueError(f"presets: V x d of {name!r} must be at most 1e100 to be drawn, got {v * d:.3g}")
+        if v * d > plots.MAX_DRAWN_VALUE:
+            raise ValueError(
+                f"presets: V x d of {name!r} must be at most {plots.MAX_DRAWN_VALUE:g} to be drawn, got {v * d:.3g}"
+            )
     labels = ["one-hot @ E: multiplications", "lookup: numbers copied"]
 
     def setup(fig: Any, ax: Any) -> Any:
@@ -163,7 +175,7 @@ def one_hot_cost_explorer(presets: tuple[tuple[str, int, int], ...] = SIZE_PRESE
             for i, (note, c) in enumerate(zip(notes, counts, strict=True)):
                 note.xy = (i, c)
                 note.set_text(f"{c:,}")
-            title.set_text(f"{name}: V = {vocab_size:,}, d = {d_model:,}")
+            title.set_text(f"{name.replace('$', chr(92) + '$')}: V = {vocab_size:,}, d = {d_model:,}")  # no math text
             return (
                 f"{name} (V = {vocab_size:,}, d = {d_model:,}): one-hot @ E does {cost['multiplies']:,} "
                 f"multiplications per token, {cost['wasted_multiplies']:,} of them by zero; lookup copies "
