@@ -188,3 +188,39 @@ def test_pages_quote_the_computed_numbers(site: Path) -> None:
     # The self-check's answers are checked against embedlab in tests/test_quiz_browser.py.
     checks = (site / "book" / "self-check.html").read_text(encoding="utf-8")
     assert "glue" not in re.sub(r"<[^>]+>", "", checks).lower(), "an unresolved glue reference is shown"
+
+
+@pytest.mark.parametrize("path", NOTEBOOK_PAGES)
+def test_every_coding_exercise_shows_its_cases_and_a_solution_behind_a_toggle(watch: PageWatch, path: str) -> None:
+    """Each "your turn" exercise: its statement, the cases its check tries, the stub, and the solution folded away.
+
+    The toggle is HTML's own <details>, so it works without a kernel or a script; the section has no
+    other control that could sit dead.
+    """
+    from embedlab import practice
+
+    letter = Path(path).stem[0]
+    names = [n for n in practice.TASKS if practice.task(n).example == letter]
+    assert names, f"{path} has no coding exercise"
+    page = watch.open(path)
+    for name in names:
+        section = page.locator(f"section#your-turn-{name.replace('_', '-').lower()}")
+        assert section.count() == 1, f"{path}: no section for {name}"
+        text = section.inner_text()
+        assert practice.task(name).signature in text, f"{path}: the statement of {name}"
+        for line in practice.task(name).describe().splitlines():
+            assert line.strip() in text, f"{path}: the cases of {name} are not shown ({line.strip()!r})"
+        assert f"def {name}(" in text and f"practice.check({name})" in text, "the stub and its check"
+        # (copy buttons on the code work without a kernel; nothing else may ask for one)
+        assert section.locator("input, select, textarea, button:not(.copybtn)").count() == 0, "a dead control"
+        toggle = section.locator("details")
+        assert toggle.count() == 1
+        code = toggle.locator(".cell_input")
+        assert not code.is_visible(), "the solution shows before the reader asks for it"
+        toggle.locator("summary").click()
+        code.wait_for(state="visible")
+        assert f"def {name}(" in code.inner_text() and f"practice.check({name})" in code.inner_text()
+        passed = f"{name}: all {len(practice.task(name).cases())} cases pass."
+        assert passed in section.inner_text()
+        assert section.inner_text().index("not tried yet") < section.inner_text().index(passed)
+    assert not watch.errors, watch.errors

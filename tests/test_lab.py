@@ -52,8 +52,10 @@ _CELLS_JS = """() => {
   const cells = [...document.querySelectorAll('.jp-NotebookPanel .jp-Notebook .jp-Cell')];
   return {
     kernel: kernel ? kernel.textContent.trim() : null,
+    // a cell whose source is folded away (a worked solution) shows its count on its result instead
     prompts: cells.map(c => c.classList.contains('jp-CodeCell')
-      ? (c.querySelector('.jp-InputPrompt')?.textContent ?? '').trim() : null),
+      ? ((c.querySelector('.jp-InputPrompt')?.textContent ?? '').trim()
+         || (c.querySelector('.jp-OutputPrompt')?.textContent ?? '').trim()) : null),
     // each cell's errors (and anything else it wrote to stderr)
     errors: cells.map(c => [...c.querySelectorAll(
       '.jp-RenderedText[data-mime-type="application/vnd.jupyter.stderr"]')].map(e => e.textContent)),
