@@ -216,7 +216,8 @@ def test_each_classic_mistake_fails_with_its_own_hint(name, mistake, fn):
     hints = {m.hint for m in practice.task(name)._mistakes}
     assert report.hint in hints
     text = str(report)
-    assert f"case {report.case} of" in text and report.hint in text
+    assert f"case {report.case} of" in text and report.hint in " ".join(text.split())  # wrapped at WIDTH
+    assert all(len(line) <= practice.WIDTH for line in text.splitlines()), text
     assert "expected:" in text and "got:" in text
 
 

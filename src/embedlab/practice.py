@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 import math
 import numbers
+import textwrap
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,7 +38,7 @@ from .lookup import lookup
 from .softmax import saturation_prob, softmax
 from .tokens import E_TOY, TOKENS
 
-__all__ = ["TASKS", "Case", "Report", "Task", "check", "task"]
+__all__ = ["TASKS", "WIDTH", "Case", "Report", "Task", "check", "task"]
 
 
 @dataclass(frozen=True)
@@ -77,18 +78,19 @@ class Report:
         if self.passed:
             return f"{self.task}: all {self.n_cases} cases pass."
         if not self.started:
-            return (
-                f"{self.task}: not tried yet (it returns None). Write its body, run its cell, then run this "
-                f"one again. The check tries {self.n_cases} cases."
+            return "\n".join(
+                _wrap(
+                    f"{self.task}: not tried yet (it returns None). Write its body, run its cell, then run "
+                    f"this one again. The check tries {self.n_cases} cases."
+                )
             )
-        lines = [
-            f"{self.task}: case {self.case} of {self.n_cases} fails: {self.label}.",
-            f"  expected: {self.expected}",
-            f"  got:      {self.got}",
-        ]
+        lines = _wrap(f"{self.task}: case {self.case} of {self.n_cases} fails: {self.label}.")
+        for head, shown in (("  expected: ", self.expected), ("  got:      ", self.got)):
+            first, *rest = shown.split("\n")  # an array's rows come already indented, one per line
+            lines += [*_wrap(first, indent=head, hanging=" " * 12), *rest]
         if self.problem:
-            lines.append(f"  problem:  {self.problem}")
-        lines.append(f"  hint:     {self.hint}")
+            lines += _wrap(self.problem, indent="  problem:  ", hanging=" " * 12)
+        lines += _wrap(self.hint, indent="  hint:     ", hanging=" " * 12)
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -121,12 +123,13 @@ class Task:
         return self._cases()
 
     def describe(self) -> str:
-        """The signature, the goal, and one line per case the check tries."""
+        """The signature, the goal, and one line per case the check tries, wrapped to fit a page."""
         names = self._arg_names()
-        lines = [f"{self.signature}: {self.goal}.", "The check tries, in order:"]
+        lines = [*_wrap(f"{self.signature}: {self.goal}."), "The check tries, in order:"]
         for n, c in enumerate(self.cases(), 1):
             args = ", ".join(f"{k} = {_brief(a)}" for k, a in zip(names, c.args, strict=True))
-            lines.append(f"  {n}. {c.label}: {args}" + ("; must raise ValueError or IndexError" if c.raises else ""))
+            refuse = "; must raise ValueError or IndexError" if c.raises else ""
+            lines += _wrap(f"{n}. {c.label}: {args}{refuse}", indent="  ", hanging="     ")
         return "\n".join(lines)
 
     def check(self, fn: Callable[..., Any]) -> Report:
@@ -280,14 +283,30 @@ def _matches(model: Any, got: Any, spec: _Spec) -> bool:
         return bool(np.allclose(a, b, rtol=1e-9, atol=1e-12, equal_nan=True))
 
 
+#: The width of the check's text: it fits the book's code column and a JupyterLab output.
+WIDTH = 78
+
+
+def _wrap(text: str, indent: str = "", hanging: str = "") -> list[str]:
+    lines = textwrap.wrap(
+        text,
+        WIDTH,
+        initial_indent=indent,
+        subsequent_indent=hanging or indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    return lines or [indent]
+
+
 def _fmt(x: Any) -> str:
-    with np.printoptions(precision=4, suppress=True, threshold=12, edgeitems=2, linewidth=90):
+    with np.printoptions(precision=4, suppress=True, threshold=12, edgeitems=2, linewidth=WIDTH - 12):
         return str(x)
 
 
 def _show(x: Any) -> str:
     if isinstance(x, np.ndarray):
-        return f"array of shape {x.shape}, {x.dtype}: " + _fmt(x).replace("\n", "\n" + " " * 12)
+        return f"array of shape {x.shape}, {x.dtype}:\n" + textwrap.indent(_fmt(x), " " * 12)
     if isinstance(x, float):
         return f"{x:.10g}"
     return short_repr(x)
@@ -295,7 +314,12 @@ def _show(x: Any) -> str:
 
 def _show_outcome(outcome: _Outcome) -> str:
     if outcome.error is not None:
-        return f"{type(outcome.error).__name__}: {short_repr(str(outcome.error))[1:-1]}"
+        try:
+            message = str(outcome.error)
+        except Exception:  # an exception whose own message fails
+            message = ""
+        message = message if len(message) <= 120 else message[:117] + "..."
+        return f"{type(outcome.error).__name__}: {message}" if message else type(outcome.error).__name__
     value = outcome.value
     if isinstance(value, (list, tuple)):
         try:
@@ -310,11 +334,10 @@ def _show_outcome(outcome: _Outcome) -> str:
 
 
 def _brief(x: Any) -> str:
+    """An argument in a few words: a small float64 or int array as code that makes it, a large one by its shape."""
     if isinstance(x, np.ndarray):
-        if x.size <= 6:
-            return _fmt(x).replace("\n", "") + (
-                "" if x.dtype == np.float64 or x.dtype.kind in "iu" else f" ({x.dtype})"
-            )
+        if x.size <= 6 and (x.dtype == np.float64 or x.dtype.kind in "iu"):
+            return f"np.array({x.tolist()})"
         return f"{x.dtype} array of shape {x.shape}"
     return short_repr(x)
 
