@@ -353,3 +353,70 @@ def test_bad_arguments_are_refused_by_name():
         practice.task(3)
     with pytest.raises(TypeError, match="fn must be"):
         practice.task("embed_rows").check(None)
+
+
+def test_a_missing_return_on_the_first_case_is_not_called_a_stub():
+    def tied_E_grad(ids, upstream, h, grad_logits, V):
+        G = grad_logits.T @ h
+        return np.add.at(G, ids, upstream)  # np.add.at works in place and returns None
+
+    report = practice.check(tied_E_grad)
+    assert report.started and report.case == 1
+    assert report.hint.startswith("It returned None") and "np.add.at" in report.hint
+
+
+def test_a_right_value_that_warns_is_not_blamed_on_a_wrong_value_mistake():
+    def p_top(t, n):
+        return float(np.where(t >= 0, 1 / (1 + n * np.exp(-t)), np.exp(t) / (np.exp(t) + n)))
+
+    report = practice.check(p_top)
+    assert report.problem.startswith("NumPy warned") and report.mistake is None
+    assert "np.where computes both of its branches" in report.hint
+
+
+def test_a_float_count_is_told_to_be_an_int():
+    def head_params(V, d, tied, bias):
+        return float((1 if tied else 2) * V * d + (V if bias else 0))
+
+    report = practice.check(head_params)
+    assert report.mistake is None and report.problem.startswith("a count is a whole number")
+    assert report.hint.startswith("Look at the type and shape")
+
+
+def test_a_shape_slip_gets_a_hint_about_the_shape():
+    def embed_rows(E, ids):
+        return E[ids].squeeze()
+
+    report = practice.check(embed_rows)
+    assert report.case == 1 and report.mistake is None and "shape (3,), expected (1, 3)" in report.hint
+
+
+@pytest.mark.parametrize(
+    "angle_between",
+    [
+        lambda u, v: float(np.degrees(np.arccos((u / np.linalg.norm(u)) @ (v / np.linalg.norm(v))))),
+        lambda u, v: float(np.degrees(np.arccos(u @ v / np.sqrt((u @ u) * (v @ v))))),
+        lambda u, v: float(np.degrees(np.arccos(np.dot(u, v) / np.linalg.norm(u) / np.linalg.norm(v)))),
+    ],
+)
+def test_every_common_unclipped_angle_fails_on_parallel_vectors(angle_between):
+    report = practice.check(angle_between, "angle_between")
+    assert not report.passed and report.label in {"a vector and nine times itself", "opposite vectors"}
+    assert "NaN" in report.problem or "nan" in report.problem or "warned" in report.problem
+
+
+def test_the_logit_gap_reference_agrees_with_bisection_on_embedlabs_probability():
+    t = practice.task("logit_gap")
+    for case in t.cases():
+        p, n = case.args
+        lo, hi = -60.0, math.log(n) + 60.0
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if embedlab_saturation(mid, n) < p else (lo, mid)
+        assert t._expected(case) == pytest.approx((lo + hi) / 2, abs=1e-9)
+
+
+def embedlab_saturation(t, n):
+    from embedlab import saturation_prob
+
+    return saturation_prob(t, n)

@@ -142,17 +142,15 @@ class Task:
             problem = self._problem(case, outcome)
             if problem is None:
                 continue
-            if number == 1 and outcome.value is None and outcome.error is None:
+            if number == 1 and _is_stub(fn):
                 return Report(self.name, len(cases), passed=False, started=False)
             mistake = None if outcome.mutated else self._recognise(case, outcome)
-            hint = mistake.hint if mistake else case.trap
+            hint = mistake.hint if mistake else self._hint(case, outcome, problem)
             if outcome.mutated:
                 hint = (
                     f"Your function changed {outcome.mutated} in place, so the caller's array is no longer what it "
                     "was: compute into a new array (z = z - m, not z -= m)."
                 )
-            if outcome.value is None and outcome.error is None and not case.raises:
-                hint = "It returned None: is a `return` missing? " + hint
             return Report(
                 self.name,
                 len(cases),
@@ -166,6 +164,26 @@ class Task:
                 mistake=mistake.name if mistake else None,
             )
         return Report(self.name, len(cases), passed=True)
+
+    def _hint(self, case: Case, outcome: _Outcome, problem: str) -> str:
+        """The hint when no classic mistake explains the answer: aimed at what is wrong with it."""
+        if outcome.error is not None:
+            return f"Read the error's message above: where does your code raise it? {case.trap}"
+        if case.raises:
+            return case.trap
+        if outcome.value is None:
+            return (
+                "It returned None: is a `return` missing? (np.add.at and in-place operators change "
+                "their array and return None.)"
+            )
+        if outcome.warned:
+            return (
+                "The values may be right, but a step overflowed or divided by zero on the way "
+                f"(np.where computes both of its branches). {case.trap}"
+            )
+        if problem.startswith(("shape", "dtype", "a count", "expected")):
+            return f"Look at the type and shape of what you return: {problem}."
+        return case.trap
 
     def _arg_names(self) -> tuple[str, ...]:
         return tuple(a.strip() for a in self.signature.split("(", 1)[1].rstrip(")").split(","))
@@ -189,8 +207,15 @@ class Task:
         return _difference(self._expected(case), outcome.value, self._spec)
 
     def _recognise(self, case: Case, outcome: _Outcome) -> _Mistake | None:
+        """The classic mistake whose wrong answer on this case the learner's answer is, if any.
+
+        A mistake counts only where it gives a wrong answer itself: where its answer is right, the
+        learner's failure has another cause.
+        """
         for mistake in self._mistakes:
             model = _run(mistake.model, case.args)
+            if self._problem(case, model) is None:
+                continue
             if outcome.error is not None or model.error is not None:
                 if type(outcome.error) is type(model.error) and outcome.error is not None:
                     return mistake
@@ -266,7 +291,17 @@ def _difference(expected: Any, got: Any, spec: _Spec) -> str | None:
         return None
     first = tuple(int(i) for i in np.argwhere(~close)[0])
     where = f"[{', '.join(map(str, first))}]"
-    return f"first difference at {where}: {a[first]:.6g} where {b[first]:.6g} was expected"
+    return f"first difference at {where}: {a[first]:.10g} where {b[first]:.10g} was expected"
+
+
+def _empty() -> None:
+    """A stub: a docstring and nothing else."""
+
+
+def _is_stub(fn: Callable[..., Any]) -> bool:
+    """Whether ``fn``'s body is empty (a docstring, comments, ``pass`` or ``...``): not tried yet."""
+    code = getattr(fn, "__code__", None)
+    return code is not None and code.co_code == _empty.__code__.co_code
 
 
 def _matches(model: Any, got: Any, spec: _Spec) -> bool:
@@ -420,9 +455,13 @@ def _one_hot_from_one(E: Any, token_id: Any) -> Any:
 
 
 def _one_hot_right(E: Any, token_id: Any) -> Any:
-    x = np.zeros(E.shape[1], dtype=E.dtype)
+    x = np.zeros(E.shape[0], dtype=E.dtype)
     x[token_id] = 1
     return E @ x
+
+
+def _one_hot_right_length_d(E: Any, token_id: Any) -> Any:
+    return E @ np.eye(E.shape[1], dtype=E.dtype)[token_id]
 
 
 def _one_hot_float64(E: Any, token_id: Any) -> Any:
@@ -524,7 +563,7 @@ def _softmax_unnormalised(z: Any) -> Any:
 
 def _angle_cases() -> list[Case]:
     E_toy = np.array(E_TOY)
-    u = np.array([0.3, 0.3, 0.1])
+    u = np.array([0.1, 0.4, 0.8])  # u·(9u) / (|u| |9u|) rounds to 1.0000000000000002 in float64
     return [
         Case("perpendicular vectors", (np.array([1.0, 0.0]), np.array([0.0, 2.0])), "cos θ = u·v / (|u| |v|)."),
         Case(
@@ -533,11 +572,11 @@ def _angle_cases() -> list[Case]:
             "The angle comes back in degrees: np.degrees(np.arccos(cos)).",
         ),
         Case(
-            "a vector and three times itself",
-            (u, 3 * u),
+            "a vector and nine times itself",
+            (u, 9 * u),
             "Rounding can make cos θ a hair above 1, and arccos of that is NaN: clip cos θ to [-1, 1].",
         ),
-        Case("opposite vectors", (u, -2 * u), "Clip cos θ to [-1, 1]: rounding can push it past -1."),
+        Case("opposite vectors", (u, -9 * u), "Clip cos θ to [-1, 1]: rounding can push it past -1."),
         Case(
             "an obtuse angle",
             (np.array([1.0, 2.0]), np.array([-3.0, 1.0])),
@@ -568,7 +607,7 @@ def _angle_reference(u: Any, v: Any) -> float:
 def _bias_cases() -> list[Case]:
     rng = _rng(5)
     E_toy = np.array(E_TOY)
-    b = np.array([0.5, 0.0, -0.5, 1.0])
+    b = np.array([0.5, 0.0, -1.0, 0.2])  # worked example E's bias (Step 4)
     E6 = _matrix(rng, 6, 3)
     return [
         Case(
@@ -579,7 +618,7 @@ def _bias_cases() -> list[Case]:
         Case(
             "the toy context, with a bias",
             (np.array([0.5, 0.2, -0.3]), E_toy, b),
-            "logits = E @ h + b: the bias is added before the softmax, not after it.",
+            "logits = h @ E.T + b: the bias is added before the softmax, not after it.",
         ),
         Case(
             "two tokens with the same row",
@@ -657,7 +696,7 @@ def _gap_cases() -> list[Case]:
     return [
         Case("P0 = 1/2 with three others", (0.5, 3), "Solve P0 = exp(t) / (exp(t) + n) for t."),
         Case("P0 = 0.9 with three others", (0.9, 3), "exp(t) = n P0 / (1 - P0), so t = ln(n P0 / (1 - P0))."),
-        Case("P0 = 0.99 with 50,256 others", (0.99, 50_256), "n is the number of *other* tokens: V - 1."),
+        Case("P0 = 0.99 with 50,256 others", (0.99, 50_256), "n is the number of other tokens: V - 1."),
         Case("P0 = 0.999999 with 50,256 others", (0.999999, 50_256), "Natural logarithm: np.log, not np.log10."),
     ]
 
@@ -675,12 +714,8 @@ def _gap_counts_itself(p: Any, n: Any) -> Any:
 
 
 def _gap_reference(p: float, n: int) -> float:
-    """The t at which ``saturation_prob(t, n) == p``, by bisection on embedlab's own P0."""
-    lo, hi = -60.0, math.log(n) + 60.0
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if saturation_prob(mid, n) < p else (lo, mid)
-    return (lo + hi) / 2
+    """The t at which ``saturation_prob(t, n) == p``: from p = e^t / (e^t + n), t = ln n + ln p - ln(1 - p)."""
+    return math.log(n) + math.log(p) - math.log1p(-p)
 
 
 # -- G · head_params -----------------------------------------------------------------------------------
@@ -691,7 +726,7 @@ def _params_cases() -> list[Case]:
         Case("the toy, untied, no bias", (4, 3, False, False), "Untied: two V x d matrices, the table and the head."),
         Case("the toy, tied, no bias", (4, 3, True, False), "Tied: one matrix does both jobs, so count it once."),
         Case(
-            "GPT-2's V and d, tied, with an output bias",
+            "V = 50,257 and d = 768, tied, with an output bias",
             (50_257, 768, True, True),
             "The output bias has one entry per token: V, not d.",
         ),
@@ -831,6 +866,8 @@ def _step_reference(E: Any, ids: Any, targets: Any) -> np.ndarray:
     return loss_and_grads({"E": E}, (np.asarray(ids)[:, None], targets))[1]["E"]
 
 
+_E_AT_X = "E @ x mixes the columns of E. The one-hot vector has V entries and multiplies from the left: x @ E."
+
 # -- the tasks ------------------------------------------------------------------------------------------------
 
 _FLOAT = _Spec("array", rtol=1e-9, atol=1e-12)
@@ -846,7 +883,7 @@ _TASKS: tuple[Task, ...] = (
         _embed_rows_cases,
         (
             _Mistake("counted from 1", "Ids count from 0, so row i - 1 is the previous token's row.", _embed_from_one),
-            _Mistake("columns", "E has one *row* per token: E[i], not E[:, i].", _embed_columns),
+            _Mistake("columns", "E has one row per token: E[i], not E[:, i].", _embed_columns),
             _Mistake(
                 "wraps negative ids",
                 "NumPy reads E[-1] as the last row, without a word. Check 0 <= id < V and raise ValueError.",
@@ -854,7 +891,8 @@ _TASKS: tuple[Task, ...] = (
             ),
             _Mistake(
                 "float64 copy",
-                "Building the rows through Python floats turns float32 into float64: index E itself.",
+                "Building the rows anew (through Python floats, or with dtype=float) turns float32 into "
+                "float64: index E itself.",
                 _embed_float64,
             ),
         ),
@@ -871,8 +909,13 @@ _TASKS: tuple[Task, ...] = (
             _Mistake("counted from 1", "The 1 goes at index token_id, counted from 0.", _one_hot_from_one),
             _Mistake(
                 "E @ one_hot",
-                "E @ x mixes the columns of E. The one-hot vector has V entries and multiplies from the left: x @ E.",
+                _E_AT_X,
                 _one_hot_right,
+            ),
+            _Mistake(
+                "E @ one_hot",
+                _E_AT_X,
+                _one_hot_right_length_d,
             ),
             _Mistake(
                 "float64 one-hot",
@@ -905,7 +948,8 @@ _TASKS: tuple[Task, ...] = (
         "stable_softmax",
         "C",
         "stable_softmax(z)",
-        "softmax along the last axis of z (one distribution per row), exact for logits of ±1000",
+        "softmax along the last axis of z (one distribution per row), to 1e-9 and with no NumPy warning for "
+        "logits of ±1000",
         _FLOAT,
         softmax,
         _softmax_cases,
@@ -952,7 +996,7 @@ _TASKS: tuple[Task, ...] = (
         "probs_with_bias",
         "E",
         "probs_with_bias(h, E, b)",
-        "the probabilities softmax(E @ h + b) of a tied head with an output bias b (V,)",
+        "the probabilities softmax(h @ E.T + b) of a tied head with an output bias b (V,)",
         _FLOAT,
         _bias_reference,
         _bias_cases,
@@ -963,7 +1007,7 @@ _TASKS: tuple[Task, ...] = (
                 _bias_forgotten,
             ),
             _Mistake("bias after softmax", "The bias is added to the logits, before the softmax.", _bias_after),
-            _Mistake("bias subtracted", "The bias is added: E @ h + b.", _bias_subtracted),
+            _Mistake("bias subtracted", "The bias is added: h @ E.T + b.", _bias_subtracted),
         ),
     ),
     Task(
@@ -983,7 +1027,7 @@ _TASKS: tuple[Task, ...] = (
             _Mistake("one other", "There are n others, each adding exp(0) = 1 to the sum: n, not 1.", _p_top_one_other),
             _Mistake(
                 "counted itself",
-                "n counts the *other* tokens; the top token is exp(t), not one more 1.",
+                "n counts the other tokens; the top token is exp(t), not one more 1.",
                 _p_top_counts_itself,
             ),
         ),
