@@ -2404,6 +2404,186 @@ def test_hostile_pass_14_rows():
     assert explorer.png().startswith(b"\x89PNG")  # a name with dollars is drawn as text, not parsed as math
 
 
+@pytest.mark.parametrize(
+    ("setup", "call", "words"),
+    [
+        # sublists made anew by a sequence object are all sized: no id of a freed one hides a later one
+        ("S = type('S', (), {'__len__': lambda s: 3000, '__getitem__': lambda s, i: ['a'] if i < 2 else "
+         "['a' * 10**6] if i < 3000 else [][i]})", "embedlab.softmax(S())", "z is too large"),
+        # a broadcast sentence is sized before it is read
+        ("", "embedlab.corpus.context_windows([np.broadcast_to(np.int64(0), (10**12,))], 2)",
+         "sentences is too large"),
+    ],
+)  # fmt: skip
+def test_hostile_pass_15_sizes_under_an_address_space_limit(setup, call, words):
+    out = _under_3_gib(f"{setup}; {call}" if setup else call)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.startswith(f"refused: {words}"), out.stdout[:500]
+
+
+class _RaisingLookup:
+    def __getattr__(self, key):
+        raise KeyError(key)
+
+    def __call__(self, *args):
+        return 1
+
+
+def test_hostile_pass_15_rows():
+    from embedlab import claims
+
+    # objects whose attribute lookup, __array__ or __getitem__ raise are refused by name
+    class RaisingArray:
+        def __array__(self, dtype=None, copy=None):
+            return 1 / 0
+
+    class RaisingItems:
+        def __len__(self):
+            return 2
+
+        def __getitem__(self, i):
+            return 1 / 0
+
+    released = memoryview(b"abcd")
+    released.release()
+    for value, words in (
+        (_RaisingLookup(), "z must be an array or a sequence of numbers"),
+        ([_RaisingLookup()], "z must be an array or a sequence of numbers"),
+        (RaisingArray(), "z must be an array of real numbers"),
+        (RaisingItems(), "z must be an array of real numbers"),
+        (released, "z must not hold a released memoryview"),
+        ([released], "z must not hold a released memoryview"),
+    ):
+        with pytest.raises((TypeError, ValueError), match=words):
+            embedlab.softmax(value)
+    # claims.check: a longdouble holding a float64 reads as that float64; float32 inside lists as typed
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        claims.check("a", np.longdouble(0.12), 0.125, 2)
+        claims.check("b", [np.array([0.1], np.float32)], [[0.1]], 9)
+        claims.check("c", [np.array(0.1, np.float32)], [0.1], 9)
+        claims.check("d", [np.float32(0.1), np.array([0.2], np.float32)[0]], [0.1, 0.2], 9)
+    lines = out.getvalue().splitlines()
+    assert [line.rsplit("-> ", 1)[1] for line in lines] == ["agrees"] * 4
+    assert "draft [0.100000000]" in lines[2]  # shown as typed, not as the float64 it widens to
+    # preset names must be printable: no glyph warnings, no FreeType errors
+    for bad in ("a\tb", "a\ud800"):
+        with pytest.raises(ValueError, match=r"presets must have names of printable characters"):
+            explorers_mod.one_hot_cost_explorer([(bad, 10, 10)])
+
+
+def _hostile_answers():
+    """Learners' functions that return, raise or change things a check must survive (hostile pass 15)."""
+
+    class FloatRaising(float):
+        def __float__(self):
+            return 1 / 0
+
+    class UfuncRaising(np.ndarray):
+        def __array_ufunc__(self, *a, **k):
+            raise ZeroDivisionError
+
+    class AlwaysEqual(np.ndarray):
+        def __eq__(self, other):
+            return np.ones(np.shape(other), bool)
+
+    class RaisingArray:
+        def __array__(self, dtype=None, copy=None):
+            return 1 / 0
+
+    class OddWarning(RuntimeWarning):
+        calls = 0
+
+        def __str__(self):
+            OddWarning.calls += 1
+            if OddWarning.calls > 1:
+                raise RuntimeError("x")
+            return "w"
+
+    def put_array_in_ids(E, ids):
+        ids[0] = np.array([3, 3])
+        return E[[2]]
+
+    def print_options(z):
+        np.set_printoptions(precision=2, sign="+", nanstr="N" * 90)
+        return np.full(np.shape(z), np.nan)
+
+    def long_warning(z):
+        warnings.warn("w" * 100_000, RuntimeWarning, stacklevel=2)
+        return embedlab.softmax(z)
+
+    def odd_warning(z):
+        warnings.warn(OddWarning(), stacklevel=2)
+        return embedlab.softmax(z)
+
+    async def coroutine(z):
+        return z
+
+    def acos_without_clip(u, v):
+        dot = sum(a * b for a, b in zip(u, v, strict=True))
+        norms = math.sqrt(sum(a * a for a in u)) * math.sqrt(sum(b * b for b in v))
+        return math.degrees(math.acos(dot / norms))
+
+    return [
+        ("angle_between", lambda u, v: 10**400),
+        ("head_params", lambda V, d, tied, bias: 10**400),
+        ("angle_between", lambda u, v: np.array(None, dtype=object)),
+        ("angle_between", lambda u, v: np.array(90 + 0j)),
+        ("angle_between", lambda u, v: FloatRaising(90.0)),
+        ("angle_between", lambda u, v: np.longdouble("1e400")),
+        ("stable_softmax", lambda z: np.full(np.shape(z), np.longdouble("1e400"))),
+        ("stable_softmax", lambda z: embedlab.softmax(z) + 0j),
+        ("stable_softmax", lambda z: [np.broadcast_to(0.0, (10**6, 10**6))]),
+        ("stable_softmax", lambda z: np.broadcast_to(np.int8(0), (10**6, 10**6))),
+        ("stable_softmax", lambda z: [RaisingArray()]),
+        ("stable_softmax", lambda z: embedlab.softmax(z).view(UfuncRaising)),
+        ("embed_rows", put_array_in_ids),
+        ("angle_between", lambda u, v: np.array(repr(embedlab.angle_deg(u, v)))),
+        ("p_top", lambda t, n: np.array(repr(embedlab.saturation_prob(t, n)))),
+        ("embed_rows", lambda E, ids: np.zeros((len(ids), E.shape[1]), E.dtype).view(AlwaysEqual)),
+        ("stable_softmax", lambda z: np.ma.array(np.zeros(np.shape(z)), mask=True)),
+        ("angle_between", acos_without_clip),
+        ("stable_softmax", print_options),
+        ("head_params", lambda V, d, tied, bias: 24.0),
+        ("stable_softmax", lambda z: (_ for _ in ()).throw(ValueError("see https://" + "x" * 90))),
+        ("stable_softmax", long_warning),
+        ("stable_softmax", lambda z: np.zeros(3, dtype=[("a" * 60, "f8"), ("b" * 60, "f8")])),
+        ("stable_softmax", coroutine),
+        ("stable_softmax", lambda z: print),
+        ("stable_softmax", odd_warning),
+    ]
+
+
+@pytest.mark.parametrize(("name", "fn"), _hostile_answers())
+def test_hostile_pass_15_the_check_survives_any_answer_and_fails_wrong_ones(name, fn):
+    from embedlab import practice
+
+    options = np.get_printoptions()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        report = practice.check(fn, name)
+    assert not report.passed, f"{name}: a wrong answer passed"
+    text = str(report)
+    assert all(len(line) <= practice.WIDTH for line in text.splitlines()), text
+    assert " at 0x" not in text  # no memory address: the text is the same on every run
+    assert np.get_printoptions() == options, "the learner's print options outlived the check"
+
+
+def test_hostile_pass_15_check_arguments_are_refused_by_name():
+    from embedlab import practice
+
+    class Name(str):
+        def __eq__(self, other):
+            return 1 / 0
+
+        __hash__ = str.__hash__
+
+    with pytest.raises(ValueError, match="fn must be named after its exercise"):
+        practice.check(_RaisingLookup())
+    assert practice.check(lambda E, ids: E[ids], Name("embed_rows")).case == 6  # read as a plain str
+    assert practice.check(lambda V, d, tied, bias: 24.0, "head_params").started is not False  # not a stub
+
+
 def test_float_range_digits_are_decimal_places_down_to_the_smallest_float():
     # digits counts decimal places, so a step of 1e-20 needs more than 17 of them; the refusal says how many
     assert float_range(1e-20, 5e-20, 1e-20, 21) == (1e-20, 2e-20, 3e-20, 4e-20, 5e-20)  # clean labels

@@ -370,7 +370,7 @@ def test_a_right_value_that_warns_is_not_blamed_on_a_wrong_value_mistake():
         return float(np.where(t >= 0, 1 / (1 + n * np.exp(-t)), np.exp(t) / (np.exp(t) + n)))
 
     report = practice.check(p_top)
-    assert report.problem.startswith("NumPy warned") and report.mistake is None
+    assert report.problem.startswith("it warned") and report.mistake is None
     assert "np.where computes both of its branches" in report.hint
 
 
@@ -401,7 +401,7 @@ def test_a_shape_slip_gets_a_hint_about_the_shape():
 )
 def test_every_common_unclipped_angle_fails_on_parallel_vectors(angle_between):
     report = practice.check(angle_between, "angle_between")
-    assert not report.passed and report.label in {"a vector and nine times itself", "opposite vectors"}
+    assert not report.passed and report.label in {"a vector and five times itself", "opposite vectors"}
     assert "NaN" in report.problem or "nan" in report.problem or "warned" in report.problem
 
 

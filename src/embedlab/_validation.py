@@ -164,7 +164,7 @@ def as_array(x: Any, name: str, what: str) -> np.ndarray:
     if isinstance(x, range):
         check_nbytes((range_len(x),), np.float64, name)  # a range(10**12) is sized before NumPy builds it
     elif not isinstance(x, (np.ndarray, numbers.Number)) and (
-        isinstance(x, (list, tuple, memoryview, str, bytes)) or hasattr(x, "__len__") or _is_array_like(x)
+        isinstance(x, (list, tuple, memoryview, str, bytes)) or _has(x, "__len__", name) or _is_array_like(x, name)
     ):  # a list of broadcast arrays, a memoryview, a sequence object, an array-like: sized as NumPy would
         # copy them, four times over: NumPy's conversion of nested Python sequences, and the work arrays after it
         check_nbytes((4 * _sequence_bytes([x], name),), np.uint8, name)
@@ -174,7 +174,7 @@ def as_array(x: Any, name: str, what: str) -> np.ndarray:
         raise ValueError(
             f"{name} must be a rectangular array of {what}, got a ragged nested sequence (rows of different lengths)"
         ) from None
-    except (TypeError, OverflowError, RecursionError) as exc:
+    except Exception as exc:  # an object whose own conversion fails, however it fails
         raise TypeError(f"{name} must be an array of {what}, got {_describe(x)} ({type(exc).__name__})") from None
 
 
@@ -190,8 +190,19 @@ _PER_PYTHON_ITEM = 40
 _MAX_DEPTH = 64
 
 
-def _is_array_like(x: Any) -> bool:
-    return any(hasattr(x, a) for a in ("__array__", "__array_interface__", "__array_struct__"))
+def _has(x: Any, attribute: str, name: str) -> bool:
+    """``hasattr``, refusing by name an object whose attribute lookup raises something else."""
+    try:
+        return hasattr(x, attribute)
+    except Exception as exc:  # a __getattr__ that raises KeyError, say
+        raise TypeError(
+            f"{name} must be an array or a sequence of numbers, got {_describe(x)} whose attribute lookup "
+            f"fails ({type(exc).__name__})"
+        ) from None
+
+
+def _is_array_like(x: Any, name: str) -> bool:
+    return any(_has(x, a, name) for a in ("__array__", "__array_interface__", "__array_struct__"))
 
 
 def _sequence_bytes(x: list | tuple, name: str) -> int:
@@ -207,6 +218,7 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
     limit = _max_bytes()
     sizes: dict[int, int] = {}  # bytes of each sublist already walked, by id
     walking: set[int] = set()
+    kept: list[Any] = []  # every object walked stays alive, so no id is reused by a later temporary
     text = {"longest": 0, "items": 0}  # the widest text item, and every item that NumPy would pad to it
 
     def items(seq: Any, depth: int) -> int:
@@ -218,6 +230,7 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
         if depth > _MAX_DEPTH:
             raise ValueError(f"{name} must have at most {_MAX_DEPTH} dimensions, got a sequence nested deeper")
         walking.add(key)
+        kept.append(seq)
         try:
             n = len(seq)
         except Exception:  # a __len__ that fails: NumPy's own conversion below says so
@@ -246,7 +259,16 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
             text["items"] += 1
             return 8
         if isinstance(item, (str, bytes, np.generic)):  # text, bytes, and NumPy's str_, bytes_ and void
-            width = 4 * len(item) if isinstance(item, str) else len(item) if isinstance(item, bytes) else item.itemsize
+            try:
+                width = (
+                    str.__len__(item) * 4
+                    if isinstance(item, str)
+                    else bytes.__len__(item)
+                    if isinstance(item, bytes)
+                    else int(item.itemsize)
+                )
+            except Exception:  # a NumPy scalar whose itemsize fails: NumPy's own conversion says so
+                width = 8
             text["longest"] = max(text["longest"], width)
             text["items"] += 1
             return max(width, 8)
@@ -254,10 +276,13 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
             text["items"] += item.size
             return item.size * max(item.itemsize, 8)
         if isinstance(item, memoryview):
-            return item.nbytes
+            try:
+                return item.nbytes
+            except ValueError:  # a released memoryview
+                raise ValueError(f"{name} must not hold a released memoryview") from None
         if isinstance(item, range):
             return _PER_PYTHON_ITEM * range_len(item)
-        if _is_array_like(item):
+        if _is_array_like(item, name):
             try:
                 a = np.asarray(item)  # an array-like's own array (a view), before NumPy copies it
             except Exception:  # an array-like that fails: NumPy's own conversion below says so
@@ -265,7 +290,7 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
             text["items"] += a.size
             return a.size * max(a.itemsize, 8)
         if isinstance(item, (list, tuple)) or (
-            hasattr(item, "__len__") and hasattr(item, "__getitem__") and not isinstance(item, dict)
+            _has(item, "__len__", name) and _has(item, "__getitem__", name) and not isinstance(item, dict)
         ):
             return items(item, depth)
         text["items"] += 1

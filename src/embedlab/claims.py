@@ -51,12 +51,7 @@ def _written(draft: Any, d: np.ndarray) -> list[Fraction | None]:
     A float32 0.1 was typed as 0.1, not as the float64 0.10000000149011612 it widens to. None where
     a figure is not finite.
     """
-    if isinstance(draft, (np.ndarray, np.generic)):
-        items = list(np.asarray(draft).ravel())
-    elif isinstance(draft, (list, tuple)):
-        items = list(np.asarray(draft, dtype=object).ravel())
-    else:
-        items = [draft]
+    items = list(_leaves(draft))
     if len(items) != d.size:  # a shape NumPy read differently as objects: the float64 figures stand
         items = list(d.ravel())
     out: list[Fraction | None] = []
@@ -65,11 +60,22 @@ def _written(draft: Any, d: np.ndarray) -> list[Fraction | None]:
             out.append(None)
         elif isinstance(v, numbers.Integral):
             out.append(Fraction(int(v)))
-        elif isinstance(v, np.floating):
+        elif isinstance(v, np.floating) and v.dtype.itemsize < 8:  # float16, float32: typed in their own digits
             out.append(Fraction(np.format_float_positional(v, unique=True)))
         else:
             out.append(Fraction(repr(f)))
     return out
+
+
+def _leaves(x: Any, depth: int = 0) -> Any:
+    """The numbers of a draft in order, each as passed: a float32 inside a list stays a float32."""
+    if isinstance(x, np.ndarray):
+        yield from x.ravel()  # NumPy scalars of the array's own dtype
+    elif isinstance(x, (list, tuple)) and depth < 64:
+        for item in x:
+            yield from _leaves(item, depth + 1)
+    else:
+        yield x
 
 
 def _within_half_unit(written: Fraction | None, computed: float, decimals: int) -> bool:
@@ -200,5 +206,8 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
         # Shown rounded correctly from its exact binary value (np.round scales first: 0.005 would show 0.00);
         # where the value lies exactly half-way and agrees, it is shown as the draft rounded it.
         correct = np.array([round(float(x), decimals) if abs(x) < 2.0**52 else x for x in exact.ravel()])
-        c = np.where(close, d, correct.reshape(exact.shape))
-    print(f"{label}: draft {_show(d, decimals)}, computed {_show(c, decimals)} -> {'agrees' if ok else 'DIFFERS'}")
+        # the draft shown as typed (a float32 0.1 as 0.1, not the 0.10000000149 it widens to)
+        typed = np.array([x if w is None else float(w) for w, x in zip(written, d.ravel().tolist(), strict=True)])
+        typed = typed.reshape(d.shape)
+        c = np.where(close, typed, correct.reshape(exact.shape))
+    print(f"{label}: draft {_show(typed, decimals)}, computed {_show(c, decimals)} -> {'agrees' if ok else 'DIFFERS'}")

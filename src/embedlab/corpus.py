@@ -320,6 +320,8 @@ def context_windows(sentences: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
         s = as_array(s, "sentences", "token ids")  # sized before NumPy builds it
         if s.ndim != 1 or s.dtype.kind not in "iu" or len(s) < 2:
             raise ValueError("sentences must be 1-D int arrays of at least two tokens, <s> first")
+        # sized as the ids it holds before they are read (a broadcast of 10**12 ids is refused, not scanned)
+        check_nbytes((len(s),), np.intp, "sentences")
         if s.min() < 0:
             raise ValueError(f"sentences must hold token ids (non-negative ints), got {int(s.min())}")
         if int(s.max()) > np.iinfo(np.intp).max:  # a uint64 id that intp would wrap to a negative one

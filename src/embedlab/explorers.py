@@ -137,6 +137,11 @@ def one_hot_cost_explorer(presets: tuple[tuple[str, int, int], ...] = SIZE_PRESE
     for preset in presets:
         if not (isinstance(preset, (tuple, list)) and len(preset) == 3 and isinstance(preset[0], str)):
             raise TypeError(f"presets must hold (name, V, d) triples with a str name, got {_describe(preset)}")
+        if not preset[0].isprintable():
+            raise ValueError(
+                f"presets must have names of printable characters (no tabs, newlines or lone surrogates), "
+                f"got {short_repr(preset[0])}"
+            )
         if len(preset[0]) > MAX_PRESET_NAME:
             raise ValueError(
                 f"presets must have names of at most {MAX_PRESET_NAME} characters (a slider label), "
