@@ -332,7 +332,35 @@ def test_the_descriptions_list_every_case_and_are_stable():
         text = t.describe()
         assert text == t.describe()
         assert text.startswith(t.signature)
-        assert all(f"  {n}. {c.label}:" in text for n, c in enumerate(t.cases(), 1))
+        listed = t._cases()
+        assert all(f"  {n}. {c.label}:" in text for n, c in enumerate(listed, 1))
+        assert f"then {practice.N_RANDOM} random cases" in text
+        assert len(t.cases()) == len(listed) + practice.N_RANDOM
+
+
+@pytest.mark.parametrize("name", practice.TASKS)
+def test_an_answer_fitted_to_the_listed_cases_fails_on_a_random_one(name):
+    """A function that only knows the listed cases' answers (a lookup table) does not pass."""
+    t = practice.task(name)
+    table = [(c.args, t._expected(c)) for c in t._cases() if not c.raises]
+    refused = [c.args for c in t._cases() if c.raises]
+
+    def fitted(*args):
+        if any(all(_same_arg(a, b) for a, b in zip(known, args, strict=True)) for known in refused):
+            raise ValueError("a listed id it knows to refuse")
+        for known, answer in table:
+            if all(_same_arg(a, b) for a, b in zip(known, args, strict=True)):
+                return answer
+        return table[0][1]  # anything else: the first answer it knows
+
+    report = practice.check(fitted, name)
+    assert not report.passed and report.label.startswith("random case"), str(report)
+
+
+def _same_arg(a, b):
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.shape(a) == np.shape(b) and np.array_equal(a, b)
+    return a == b
 
 
 def test_changing_the_cases_given_out_changes_nothing():

@@ -39,7 +39,7 @@ from .lookup import lookup
 from .softmax import saturation_prob, softmax
 from .tokens import E_TOY, TOKENS
 
-__all__ = ["TASKS", "WIDTH", "Case", "Report", "Task", "check", "task"]
+__all__ = ["N_RANDOM", "TASKS", "WIDTH", "Case", "Report", "Task", "check", "task"]
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,7 @@ class Report:
     problem: str = ""
     hint: str = ""
     mistake: str | None = None  #: the classic mistake the answer matches, if any
+    arguments: str = ""  #: the failing case's arguments, for a random case (the listed ones are described)
 
     def __str__(self) -> str:
         if self.passed:
@@ -86,6 +87,8 @@ class Report:
                 )
             )
         lines = _wrap(f"{self.task}: case {self.case} of {self.n_cases} fails: {self.label}.")
+        if self.arguments:
+            lines += _wrap(self.arguments, indent="  with:     ", hanging=" " * 12)
         for head, shown in (("  expected: ", self.expected), ("  got:      ", self.got)):
             first, *rest = shown.split("\n")  # an array's rows come already indented, one per line
             lines += [*_wrap(first, indent=head, hanging=" " * 12), *rest]
@@ -120,17 +123,29 @@ class Task:
     _mistakes: tuple[_Mistake, ...] = field(repr=False, default=())
 
     def cases(self) -> list[Case]:
-        """The cases the check tries, in order (fresh copies: changing them changes nothing here)."""
-        return self._cases()
+        """The cases the check tries, in order: the listed traps, then :data:`N_RANDOM` random ones.
+
+        Fresh copies: changing them changes nothing here. The random cases are the same on every run.
+        """
+        rng = np.random.default_rng(sum(map(ord, self.name)))
+        make = _RANDOM[self.name]
+        trap = "A random case of the same kind as the ones above: look at its arguments, then at each step."
+        return self._cases() + [Case(f"random case {k}", make(rng), trap) for k in range(1, N_RANDOM + 1)]
 
     def describe(self) -> str:
         """The signature, the goal, and one line per case the check tries, wrapped to fit a page."""
         names = self._arg_names()
         lines = [*_wrap(f"{self.signature}: {self.goal}."), "The check tries, in order:"]
-        for n, c in enumerate(self.cases(), 1):
+        listed = self._cases()
+        for n, c in enumerate(listed, 1):
             args = ", ".join(f"{k} = {_brief(a)}" for k, a in zip(names, c.args, strict=True))
             refuse = "; must raise ValueError or IndexError" if c.raises else ""
             lines += _wrap(f"{n}. {c.label}: {args}{refuse}", indent="  ", hanging="     ")
+        lines += _wrap(
+            f"then {N_RANDOM} random cases of the same kind (other sizes and values, the same on every run).",
+            indent="  ",
+            hanging="  ",
+        )
         return "\n".join(lines)
 
     def check(self, fn: Callable[..., Any]) -> Report:
@@ -163,6 +178,11 @@ class Task:
                 problem=problem,
                 hint=hint,
                 mistake=mistake.name if mistake else None,
+                arguments=(
+                    ", ".join(f"{k} = {_brief(a)}" for k, a in zip(self._arg_names(), case.args, strict=True))
+                    if case.label.startswith("random case")
+                    else ""
+                ),
             )
         return Report(self.name, len(cases), passed=True)
 
@@ -937,6 +957,91 @@ def _step_reference(E: Any, ids: Any, targets: Any) -> np.ndarray:
 
 
 _E_AT_X = "E @ x mixes the columns of E. The one-hot vector has V entries and multiplies from the left: x @ E."
+
+# -- random cases: other sizes and values, so that an answer cannot fit the listed cases alone ---------------
+
+#: Random cases the check tries after the listed ones.
+N_RANDOM = 20
+
+
+def _small(rng: np.random.Generator, *shape: int) -> np.ndarray:
+    return rng.uniform(-1, 1, size=shape).round(3)
+
+
+def _random_embed(rng: np.random.Generator) -> tuple[Any, ...]:
+    V, d = int(rng.integers(2, 10)), int(rng.integers(1, 6))
+    E = _small(rng, V, d).astype(rng.choice([np.float32, np.float64]))
+    return E, [int(i) for i in rng.integers(0, V, size=int(rng.integers(1, 7)))]
+
+
+def _random_one_hot(rng: np.random.Generator) -> tuple[Any, ...]:
+    E, ids = _random_embed(rng)
+    return E, ids[0]
+
+
+def _random_logits(rng: np.random.Generator) -> tuple[Any, ...]:
+    n, d, V = (int(x) for x in rng.integers(1, 7, size=3))
+    return _small(rng, n, d), _small(rng, V, d)
+
+
+def _random_softmax(rng: np.random.Generator) -> tuple[Any, ...]:
+    shape = (int(rng.integers(1, 5)), int(rng.integers(2, 7)))[int(rng.integers(0, 2)) :]
+    z = _small(rng, *shape) * 10.0 ** int(rng.integers(0, 4)) + float(rng.choice([0.0, 1000.0, -1000.0]))
+    return (z,)
+
+
+def _random_angle(rng: np.random.Generator) -> tuple[Any, ...]:
+    d = int(rng.integers(2, 6))
+    u, v = _small(rng, d), _small(rng, d)
+    u[0], v[-1] = u[0] or 0.5, v[-1] or -0.5  # never the zero vector
+    return u, v
+
+
+def _random_bias(rng: np.random.Generator) -> tuple[Any, ...]:
+    V, d = int(rng.integers(2, 8)), int(rng.integers(1, 5))
+    return _small(rng, d) * int(rng.integers(0, 2)), _small(rng, V, d), _small(rng, V)
+
+
+def _random_p_top(rng: np.random.Generator) -> tuple[Any, ...]:
+    return round(float(rng.uniform(-60, 60)), 2), int(rng.integers(1, 100_000))
+
+
+def _random_gap(rng: np.random.Generator) -> tuple[Any, ...]:
+    return round(float(rng.uniform(0.01, 0.999)), 3), int(rng.integers(1, 100_000))
+
+
+def _random_params(rng: np.random.Generator) -> tuple[Any, ...]:
+    return (
+        int(rng.integers(1, 300_000)),
+        int(rng.integers(1, 8_192)),
+        bool(rng.integers(0, 2)),
+        bool(rng.integers(0, 2)),
+    )
+
+
+def _random_tied_grad(rng: np.random.Generator) -> tuple[Any, ...]:
+    n, d, V = int(rng.integers(1, 6)), int(rng.integers(1, 5)), int(rng.integers(2, 8))
+    return rng.integers(0, V, size=n), _small(rng, n, d), _small(rng, n, d), _small(rng, n, V), V
+
+
+def _random_step(rng: np.random.Generator) -> tuple[Any, ...]:
+    n, d, V = int(rng.integers(1, 7)), int(rng.integers(1, 5)), int(rng.integers(2, 8))
+    return _small(rng, V, d), rng.integers(0, V, size=n), rng.integers(0, V, size=n)
+
+
+_RANDOM: dict[str, Callable[[np.random.Generator], tuple[Any, ...]]] = {
+    "embed_rows": _random_embed,
+    "one_hot_lookup": _random_one_hot,
+    "batch_logits": _random_logits,
+    "stable_softmax": _random_softmax,
+    "angle_between": _random_angle,
+    "probs_with_bias": _random_bias,
+    "p_top": _random_p_top,
+    "logit_gap": _random_gap,
+    "head_params": _random_params,
+    "tied_E_grad": _random_tied_grad,
+    "step_grad": _random_step,
+}
 
 # -- the tasks ------------------------------------------------------------------------------------------------
 
