@@ -425,12 +425,18 @@ def test_a_shape_slip_gets_a_hint_about_the_shape():
         lambda u, v: float(np.degrees(np.arccos((u / np.linalg.norm(u)) @ (v / np.linalg.norm(v))))),
         lambda u, v: float(np.degrees(np.arccos(u @ v / np.sqrt((u @ u) * (v @ v))))),
         lambda u, v: float(np.degrees(np.arccos(np.dot(u, v) / np.linalg.norm(u) / np.linalg.norm(v)))),
+        lambda u, v: math.degrees(math.acos(float(u @ v) / (math.hypot(*u) * math.hypot(*v)))),
+        lambda u, v: math.degrees(
+            math.acos(
+                sum(a * b for a, b in zip(u, v, strict=True)) / math.sqrt(sum(a * a for a in u) * sum(b * b for b in v))
+            )
+        ),
     ],
 )
 def test_every_common_unclipped_angle_fails_on_parallel_vectors(angle_between):
     report = practice.check(angle_between, "angle_between")
     assert not report.passed and report.label in {"a vector and five times itself", "opposite vectors"}
-    assert "NaN" in report.problem or "nan" in report.problem or "warned" in report.problem
+    assert any(w in report.problem for w in ("NaN", "nan", "warned", "raised ValueError"))
 
 
 def test_the_logit_gap_reference_agrees_with_bisection_on_embedlabs_probability():
@@ -448,3 +454,85 @@ def embedlab_saturation(t, n):
     from embedlab import saturation_prob
 
     return saturation_prob(t, n)
+
+
+def test_a_learners_own_error_is_not_blamed_on_a_numpy_shape_mistake():
+    def batch_logits(H, E):
+        if len(H) == 1:
+            raise ValueError("only one context please")
+        return H @ E.T
+
+    report = practice.check(batch_logits)
+    assert report.case == 1 and report.mistake is None
+    assert report.hint.startswith("Read the error's message above")
+
+
+def test_tiny_probabilities_are_not_blamed_on_counting_the_top_token():
+    def p_top(t, n):
+        p = 1 / (1 + n * math.exp(-t)) if t >= 0 else math.exp(t) / (math.exp(t) + n)
+        return 0.0 if p < 1e-12 else p
+
+    report = practice.check(p_top)
+    assert not report.passed and report.mistake is None
+
+
+def test_the_sigmoid_form_of_p_top_passes():
+    def p_top(t, n):
+        return 0.5 * (1 + math.tanh((t - math.log(n)) / 2))
+
+    assert practice.check(p_top).passed
+
+
+def test_a_numpy_integer_count_is_still_recognised_as_a_mistake():
+    def head_params(V, d, tied, bias):
+        return np.int64((1 if tied else 2) * V * d)  # the bias forgotten
+
+    report = practice.check(head_params)
+    assert report.mistake == "bias forgotten"
+
+
+def test_float32_arithmetic_is_told_to_use_float64():
+    def p_top(t, n):
+        t = np.float32(t)
+        return np.float32(1) / (np.float32(1) + np.float32(n) * np.exp(-t)) if t >= 0 else np.exp(t) / (np.exp(t) + n)
+
+    report = practice.check(p_top)
+    assert "float32" in report.problem and report.hint.startswith("Compute in float64")
+
+
+def test_a_warning_hint_says_whether_the_values_were_right():
+    def stable_softmax(z):
+        e = np.exp(z - z.max())  # one maximum for the whole batch
+        return e / e.sum(axis=-1, keepdims=True)
+
+    report = practice.check(stable_softmax)
+    assert "values are right" not in report.hint
+
+
+def test_a_dropped_sign_is_named():
+    def angle_between(u, v):
+        cos = abs(u @ v) / (np.linalg.norm(u) * np.linalg.norm(v))
+        return float(np.degrees(np.arccos(min(cos, 1.0))))
+
+    assert practice.check(angle_between).mistake == "sign dropped"
+
+
+def test_a_random_case_says_where_its_arguments_are():
+    def step_grad(E, ids, targets):
+        if E.shape not in {(4, 3), (7, 3), (5, 2)}:  # only the listed cases' shapes are right
+            return np.zeros_like(E)
+        n = len(ids)
+        h = E[ids]
+        g = np.exp(h @ E.T - (h @ E.T).max(axis=1, keepdims=True))
+        g /= g.sum(axis=1, keepdims=True)
+        g[np.arange(n), targets] -= 1
+        g /= n
+        G = g.T @ h
+        np.add.at(G, ids, g @ E)
+        return G
+
+    report = practice.check(step_grad)
+    assert report.label.startswith("random case")
+    k = report.case - 1
+    assert f"practice.task('step_grad').cases()[{k}].args" in str(report)
+    assert practice.task("step_grad").cases()[k].args[0].shape not in {(4, 3), (7, 3), (5, 2)}
