@@ -87,7 +87,7 @@ class Report:
                     f"this one again. The check tries {self.n_cases} cases."
                 )
             )
-        lines = _wrap(f"{self.task}: case {self.case} of {self.n_cases} fails: {self.label}.")
+        lines = _wrap(f"{self.task}: case {self.case} of {self.n_cases} fails: {self.label}.", hanging="  ")
         if self.arguments:
             lines += _wrap(self.arguments, indent="  with:     ", hanging=" " * 12)
         for head, shown in (("  expected: ", self.expected), ("  got:      ", self.got)):
@@ -108,6 +108,17 @@ class _Spec:
     rtol: float = 0.0
     atol: float = 0.0
     same_dtype: bool = False
+    unit: str = ""  # what an absolute tolerance is counted in ("degrees"), for the description
+
+    def tolerance(self) -> str:
+        """How close an answer must be, in words (shown by :meth:`Task.describe`)."""
+        if self.kind == "int":
+            return "exactly, as an int"
+        if not (self.rtol or self.atol):
+            return "exactly, digit for digit" + (", in E's dtype" if self.same_dtype else "")
+        if not self.rtol:
+            return f"to within {self.atol:g} {self.unit}".rstrip()
+        return f"to a relative {self.rtol:g}, or within {self.atol:g}"
 
 
 @dataclass(frozen=True)
@@ -147,6 +158,7 @@ class Task:
             indent="  ",
             hanging="  ",
         )
+        lines += _wrap(f"Answers are compared {self._spec.tolerance()}.")
         return "\n".join(lines)
 
     def check(self, fn: Callable[..., Any]) -> Report:
@@ -174,7 +186,7 @@ class Task:
                 passed=False,
                 case=number,
                 label=case.label,
-                expected="an error (ValueError or IndexError)" if case.raises else _show(self._expected(case)),
+                expected="an error (ValueError or IndexError)" if case.raises else self._shown(self._expected(case)),
                 got=_show_outcome(outcome),
                 problem=problem,
                 hint=hint,
@@ -186,7 +198,8 @@ class Task:
     def _hint(self, case: Case, outcome: _Outcome, problem: str) -> str:
         """The hint when no classic mistake explains the answer: aimed at what is wrong with it."""
         if outcome.error is not None:
-            return f"Read the error's message above: where does your code raise it? {case.trap}"
+            said = ": its message is above" if _text(outcome.error) else ""
+            return f"Your function raised {type(outcome.error).__name__}{said}. {case.trap}"
         if case.raises:
             return case.trap
         if outcome.value is None:
@@ -196,16 +209,20 @@ class Task:
             )
         if outcome.warned:
             if _difference(self._expected(case), outcome.value, self._spec) is None:
-                return (
-                    f"The values are right, but a step warned on the way ({outcome.warned}): np.where "
-                    "computes both of its branches, and np.errstate hides a warning, not its cause."
-                )
+                return f"The values are right, but a step warned on the way ({outcome.warned}). {case.trap}"
             return f"A step warned ({outcome.warned}) and the values are wrong. {case.trap}"
-        if "float32" in problem or "float16" in problem:
+        if "(yours is float32)" in problem or "(yours is float16)" in problem:
             return "Compute in float64: float32 holds about 7 significant digits, and the check asks for 9."
         if problem.startswith(("shape", "dtype", "a count", "expected")):
             return f"Look at the type and shape of what you return: {problem}."
         return case.trap
+
+    def _shown(self, value: Any) -> str:
+        """The expected answer as the report shows it: to the tolerance's digits when that is absolute."""
+        if self._spec.kind == "float" and not self._spec.rtol and self._spec.atol:
+            digits = max(0, -math.floor(math.log10(self._spec.atol)) + 1)
+            return f"{value:.{digits}f}"
+        return _show(value)
 
     def _arguments(self, number: int, case: Case) -> str:
         """A random case's arguments, in brief, and where to find them in full."""
@@ -314,7 +331,7 @@ def _text(x: Any) -> str:
 
 
 def _cut(text: str, n: int) -> str:
-    return text if len(text) <= n else text[: n - 3] + "..."
+    return text if len(text) <= n else text[: n - 3].rstrip() + "..."
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -558,7 +575,8 @@ def _one_hot_cases() -> list[Case]:
         Case(
             "a square E (V = d)",
             (E4, 1),
-            "The one-hot vector picks a row when it multiplies E from the left: one_hot @ E, not E @ one_hot.",
+            "With V = d a product in the wrong order still runs: check which axis of E the one-hot vector meets "
+            "(x @ E sums over the rows).",
         ),
         Case(
             "a float32 E",
@@ -610,7 +628,8 @@ def _logits_cases() -> list[Case]:
         Case(
             "a square E (V = d) and four contexts",
             (H4, E4),
-            "E's rows are tokens: the context meets each row, so it is E.T that multiplies H.",
+            "With V = d = n every product has the right shape: check which axes meet (H @ E.T pairs each context "
+            "with each token's row).",
         ),
     ]
 
@@ -652,7 +671,7 @@ def _softmax_cases() -> list[Case]:
             "Each row is its own distribution: take the max and the sum along the last axis, keepdims=True.",
         ),
         Case(
-            "a large batch row",
+            "a batch with logits of ±1000",
             (np.array([[0.0, 1000.0], [-1000.0, 0.0]]),),
             "Shift each row by its own maximum.",
         ),
@@ -697,7 +716,8 @@ def _angle_cases() -> list[Case]:
         Case(
             "a vector and five times itself",
             (u, five_u),
-            "Rounding can make cos θ a hair above 1, and arccos of that is NaN: clip cos θ to [-1, 1].",
+            "Rounding can make cos θ a hair above 1, and arccos of that is NaN (math.acos raises ValueError): "
+            "clip cos θ to [-1, 1].",
         ),
         Case("opposite vectors", (u, -five_u + 0.0), "Clip cos θ to [-1, 1]: rounding can push it past -1."),
         Case(
@@ -740,7 +760,8 @@ def _bias_cases() -> list[Case]:
         Case(
             "the zero context, with a bias",
             (np.zeros(3), E_toy, b),
-            "With h = 0 every h·e_j is 0: the logits are the bias alone, and softmax(b) is not uniform.",
+            "With h = 0 every h·e_j is 0, so the logits are b itself and the answer is softmax(b): probabilities, "
+            "positive and adding up to 1.",
         ),
         Case(
             "the toy context, with a bias",
@@ -789,7 +810,11 @@ def _p_top_cases() -> list[Case]:
             (0.0, 3),
             "P0 = exp(t) / (exp(t) + n): each of the n others has logit 0, so exp(0) = 1 each.",
         ),
-        Case("t = 2 and 50,256 others", (2.0, 50_256), "Count every other token: n of them, not 1."),
+        Case(
+            "t = 2 and 50,256 others",
+            (2.0, 50_256),
+            "P0 is small here (about 1.5e-4): keep every term, in float64.",
+        ),
         Case(
             "t = 1000",
             (1000.0, 3),
@@ -798,7 +823,8 @@ def _p_top_cases() -> list[Case]:
         Case(
             "t = -1000",
             (-1000.0, 3),
-            "For t < 0, 1 / (1 + n exp(-t)) overflows in exp(-t): use exp(t) / (exp(t) + n) on that side.",
+            "For t < 0, 1 / (1 + n exp(-t)) overflows in exp(-t): use exp(t) / (exp(t) + n) on that side "
+            "(with an if: np.where computes both of its branches).",
         ),
     ]
 
@@ -823,8 +849,17 @@ def _gap_cases() -> list[Case]:
     return [
         Case("P0 = 1/2 with three others", (0.5, 3), "Solve P0 = exp(t) / (exp(t) + n) for t."),
         Case("P0 = 0.9 with three others", (0.9, 3), "exp(t) = n P0 / (1 - P0), so t = ln(n P0 / (1 - P0))."),
-        Case("P0 = 0.99 with 50,256 others", (0.99, 50_256), "n is the number of other tokens: V - 1."),
-        Case("P0 = 0.999999 with 50,256 others", (0.999999, 50_256), "Natural logarithm: np.log, not np.log10."),
+        Case(
+            "P0 = 0.99 with 50,256 others",
+            (0.99, 50_256),
+            "A large n: t grows like ln n. Keep the whole formula, in float64.",
+        ),
+        Case(
+            "P0 = 0.999999 with 50,256 others",
+            (0.999999, 50_256),
+            "P0 close to 1: t is large (about 25 here), so a search over a narrow range of t falls short; "
+            "1 - P0 is small, but float64 holds it.",
+        ),
     ]
 
 
@@ -855,7 +890,7 @@ def _params_cases() -> list[Case]:
         Case(
             "V = 50,257 and d = 768, tied, with an output bias",
             (50_257, 768, True, True),
-            "The output bias has one entry per token: V, not d.",
+            "The output bias has one entry per token: V of them.",
         ),
         Case("untied, with an output bias", (1_000, 64, False, True), "A bias adds V whether or not E is tied."),
     ]
@@ -894,7 +929,8 @@ def _tied_grad_cases() -> list[Case]:
         Case(
             "three lookups, five tokens",
             (np.array([0, 4, 2]), _matrix(rng, 3, 2), _matrix(rng, 3, 2), _matrix(rng, 3, 5), 5),
-            "The head's gradient is grad_logits.T @ h: one row per token, (V, d).",
+            "Several lookups: each adds its upstream row to its own id's row, and the head adds grad_logits.T @ h "
+            "(nothing is averaged here: the upstream gradients already carry any mean).",
         ),
         Case(
             "a repeated id",
@@ -941,7 +977,7 @@ def _step_cases() -> list[Case]:
         Case(
             "six pairs, seven tokens",
             (_matrix(rng, 7, 3), np.array([0, 6, 2, 5, 1, 3]), np.array([6, 0, 4, 2, 2, 1])),
-            "The loss is the mean over the pairs: divide p - y by n.",
+            "Six pairs: subtract 1 at each pair's own target (p[np.arange(n), targets]), and divide by n for the mean.",
         ),
         Case(
             "a repeated input id",
@@ -1131,7 +1167,8 @@ _TASKS: tuple[Task, ...] = (
             ),
             _Mistake(
                 "float64 one-hot",
-                "np.zeros(V) is float64, so x @ E is float64 too: pass dtype=E.dtype.",
+                "A float64 one-hot vector (np.zeros(V) and np.eye(V) are float64 unless told otherwise) makes x @ E "
+                "float64: pass dtype=E.dtype.",
                 _one_hot_float64,
             ),
         ),
@@ -1160,8 +1197,7 @@ _TASKS: tuple[Task, ...] = (
         "stable_softmax",
         "C",
         "stable_softmax(z)",
-        "softmax along the last axis of z (one distribution per row), to 1e-9 and with no NumPy warning for "
-        "logits of ±1000",
+        "softmax along the last axis of z, one distribution per row, with no NumPy warning even for logits of ±1000",
         _FLOAT,
         softmax,
         _softmax_cases,
@@ -1191,7 +1227,7 @@ _TASKS: tuple[Task, ...] = (
         "D",
         "angle_between(u, v)",
         "the angle between u and v in degrees, from 0 to 180",
-        _Spec("float", rtol=0.0, atol=1e-6),
+        _Spec("float", rtol=0.0, atol=1e-6, unit="degrees"),
         _angle_reference,
         _angle_cases,
         (
@@ -1231,8 +1267,7 @@ _TASKS: tuple[Task, ...] = (
         "p_top",
         "F",
         "p_top(t, n)",
-        "P0, the probability of a token whose logit is t when n other tokens have logit 0, for any t, "
-        "to 9 significant digits (or within 1e-15)",
+        "P0, the probability of a token whose logit is t when n other tokens have logit 0, for any t",
         _Spec("float", rtol=1e-9, atol=1e-15),
         _p_top_reference,
         _p_top_cases,
@@ -1254,7 +1289,7 @@ _TASKS: tuple[Task, ...] = (
         "logit_gap",
         "F",
         "logit_gap(p, n)",
-        "the logit t that gives the top token probability p when n other tokens have logit 0",
+        "the logit t that gives the top token probability p (0 < p < 1) when n other tokens have logit 0",
         _Spec("float", rtol=1e-9, atol=1e-9),
         _gap_reference,
         _gap_cases,
@@ -1310,7 +1345,8 @@ _TASKS: tuple[Task, ...] = (
         "step_grad",
         "I",
         "step_grad(E, ids, targets)",
-        "the gradient with respect to E of the mean cross-entropy of a tied bigram model: h = E[ids], logits = h @ E.T",
+        "the gradient with respect to E of the mean cross-entropy of a tied bigram model over n pairs: "
+        "h = E[ids], logits = h @ E.T, and targets (n,) the next tokens",
         _FLOAT,
         _step_reference,
         _step_cases,
