@@ -2584,6 +2584,80 @@ def test_hostile_pass_15_check_arguments_are_refused_by_name():
     assert practice.check(lambda V, d, tied, bias: 24.0, "head_params").started is not False  # not a stub
 
 
+@pytest.mark.parametrize(
+    ("setup", "call", "words"),
+    [
+        # a lazy tree of 2**41 sequence objects is refused after two million, not walked to its end
+        ("T = type('T', (), {'__init__': lambda s, d=0: setattr(s, 'd', d), '__len__': lambda s: 2, "
+         "'__getitem__': lambda s, i: (T(s.d + 1) if s.d < 40 else 1.0) if i < 2 else [][i]})",
+         "embedlab.softmax(T())", "z must hold at most 2,000,000 nested"),
+        # every sentence so far is sized before the next is read
+        ("", "embedlab.corpus.context_windows([np.broadcast_to(np.int64(0), (10**8,))] * 10**4, 2)",
+         "sentences is too large"),
+    ],
+)  # fmt: skip
+def test_hostile_pass_16_sizes_under_an_address_space_limit(setup, call, words):
+    out = _under_3_gib(f"{setup}; {call}" if setup else call)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.startswith(f"refused: {words}"), out.stdout[:500]
+
+
+def test_hostile_pass_16_rows():
+    import itertools
+
+    from embedlab import claims, corpus, practice
+
+    # a list subclass with its own __iter__ is refused by name: NumPy would read it through that __iter__
+    raising = type("L", (list,), {"__iter__": lambda s: iter([1 / 0])})([1.0, 2.0])
+    endless = type("L", (list,), {"__iter__": lambda s: itertools.repeat(1.0)})([1.0, 2.0])
+    for value in (raising, endless, [endless]):
+        with pytest.raises(TypeError, match="z must be plain lists, tuples or arrays"):
+            embedlab.softmax(value)
+    plain = type("P", (list,), {})([1.0, 2.0])  # a subclass that keeps list's own methods is read as a list
+    np.testing.assert_allclose(embedlab.softmax(plain), embedlab.softmax([1.0, 2.0]))
+    with pytest.raises(TypeError, match="sentences must be"):
+        corpus.context_windows(_RaisingLookup(), 2)
+    # claims: a float32 draft is compared as typed; past 2**53 the same float agrees however typed
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        claims.check("a", np.float32(0.1), 0.10000000149011612, 9)
+        claims.check("b", np.float32(0.1), 0.10000000149011612, 17)
+        claims.check("c", 1e23, 1e23, 0)
+        claims.check("d", np.float32(1e23), 1e23, 0)
+        claims.check("e", memoryview(np.float32([0.1])), [0.1], 9)
+        claims.check("f", type("S", (), {"__array__": lambda s, dtype=None, copy=None: np.float32([0.1])})(), [0.1], 9)
+    verdicts = [line.rsplit("-> ", 1)[1] for line in out.getvalue().splitlines()]
+    assert verdicts == ["DIFFERS", "DIFFERS", "agrees", "agrees", "agrees", "agrees"]
+    # preset names the font cannot draw are refused by name, before a glyph warning
+    with pytest.raises(ValueError, match=r"presets must have names the figure's font can draw"):
+        explorers_mod.one_hot_cost_explorer([("\u901a\u4e49\u5343\u95ee", 151936, 896)])
+    # practice: counts are ints, NumPy integers or 0-d integer arrays, never timedeltas or look-alikes
+    count = embedlab.param_count
+    assert not practice.check(
+        lambda V, d, tied, bias: np.timedelta64(count(V, d, tied=tied, output_bias=bias)), "head_params"
+    ).passed
+    assert not practice.check(lambda V, d, tied, bias: np.timedelta64(24, "s"), "head_params").passed
+    assert practice.check(
+        lambda V, d, tied, bias: np.array(count(V, d, tied=tied, output_bias=bias)), "head_params"
+    ).passed
+    fake = type("Fake", (), {"__class__": property(lambda s: np.ndarray)})
+    assert not practice.check(lambda z: fake(), "stable_softmax").passed
+    # practice: answers the listed cases once let through now fail
+    assert not practice.check(
+        lambda t, n: 1 / (1 + n * math.exp(-t)) if t >= 0 else 0.0, "p_top"
+    ).passed  # 0 for every negative t
+    assert not practice.check(
+        lambda z: (lambda e: e / e.sum(-1, keepdims=True))(np.exp(z - z.mean(-1, keepdims=True))), "stable_softmax"
+    ).passed  # shifted by the mean
+    long_name = type("E" * 10**6, (Exception,), {})
+    report = practice.check(lambda z: (_ for _ in ()).throw(long_name()), "stable_softmax")
+    assert all(len(line) <= practice.WIDTH for line in str(report).splitlines())
+    formatwarning = warnings.formatwarning
+    practice.check(lambda z: (setattr(warnings, "formatwarning", lambda *a, **k: "x"), embedlab.softmax(z))[1],
+                   "stable_softmax")  # fmt: skip
+    assert warnings.formatwarning is formatwarning
+
+
 def test_float_range_digits_are_decimal_places_down_to_the_smallest_float():
     # digits counts decimal places, so a step of 1e-20 needs more than 17 of them; the refusal says how many
     assert float_range(1e-20, 5e-20, 1e-20, 21) == (1e-20, 2e-20, 3e-20, 4e-20, 5e-20)  # clean labels

@@ -189,6 +189,10 @@ _PER_PYTHON_ITEM = 40
 #: NumPy's limit on dimensions: a list nested deeper is refused before it is walked.
 _MAX_DEPTH = 64
 
+#: The most lists, tuples and sequence objects one argument may nest (a million rows of a matrix
+#: pass; a lazy tree of 2**41 sequence objects is refused after this many, not walked to its end).
+_MAX_SEQUENCES = 2_000_000
+
 
 def _has(x: Any, attribute: str, name: str) -> bool:
     """``hasattr``, refusing by name an object whose attribute lookup raises something else."""
@@ -231,12 +235,26 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
             raise ValueError(f"{name} must have at most {_MAX_DEPTH} dimensions, got a sequence nested deeper")
         walking.add(key)
         kept.append(seq)
+        if len(kept) > _MAX_SEQUENCES:
+            raise ValueError(
+                f"{name} must hold at most {_MAX_SEQUENCES:,} nested lists, tuples or sequence objects, got more"
+            )
+        # A list or tuple is read as NumPy reads it, through its own storage: a subclass's __iter__,
+        # __len__ or __getitem__ never runs.
+        base = list if isinstance(seq, list) else tuple if isinstance(seq, tuple) else None
+        if base and any(getattr(type(seq), m) is not getattr(base, m) for m in ("__iter__", "__len__", "__getitem__")):
+            # NumPy would read it through its own methods, which may raise or never end
+            raise TypeError(
+                f"{name} must be plain lists, tuples or arrays, got a {base.__name__} subclass "
+                f"({short_repr(type(seq).__name__)}) with its own __iter__, __len__ or __getitem__"
+            )
         try:
-            n = len(seq)
+            n = base.__len__(seq) if base else len(seq)
         except Exception:  # a __len__ that fails: NumPy's own conversion below says so
             n = 0
+        get = base.__getitem__ if base else type(seq).__getitem__
         total = 0
-        if isinstance(seq, (list, tuple)) and all(isinstance(v, _PLAIN_NUMBERS) for v in seq):
+        if base and all(isinstance(base.__getitem__(seq, i), _PLAIN_NUMBERS) for i in range(n)):
             total = 8 * n  # the common case: a row of numbers
             text["items"] += n
         elif not isinstance(seq, (list, tuple)) and _PER_PYTHON_ITEM * n > limit:
@@ -244,7 +262,7 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
         else:
             for index in range(n):
                 try:
-                    v = seq[index]
+                    v = get(seq, index)
                 except Exception:  # an item that fails: NumPy's own conversion below says so
                     break
                 total += max(size(v, depth + 1), 8 if isinstance(seq, (list, tuple)) else _PER_PYTHON_ITEM)

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import as_array, check_nbytes, check_size, short_repr
+from ._validation import _has, as_array, check_nbytes, check_size, short_repr
 
 __all__ = [
     "CLASSES",
@@ -309,19 +309,21 @@ def context_windows(sentences: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
     ([[0, 0], [0, 5], [5, 7]], [5, 7, 9])
     """
     k = check_size(k, "k")
-    if isinstance(sentences, (str, bytes)) or not hasattr(sentences, "__iter__"):
+    if isinstance(sentences, (str, bytes)) or not _has(sentences, "__iter__", "sentences"):
         raise TypeError(f"sentences must be a sequence of 1-D int arrays, got {type(sentences).__name__}")
     if isinstance(sentences, np.ndarray) and sentences.ndim == 0:
         raise TypeError("sentences must be a sequence of 1-D int arrays, got a 0-d array")
     arrays = []
+    total = 0  # ids in all the sentences so far: sized before any of them is read
     for s in sentences:  # checked one by one, so a long sequence of scalars is refused at its first
         if isinstance(s, np.ma.MaskedArray):
             raise TypeError("sentences must be plain int arrays: masked arrays are not supported")
         s = as_array(s, "sentences", "token ids")  # sized before NumPy builds it
         if s.ndim != 1 or s.dtype.kind not in "iu" or len(s) < 2:
             raise ValueError("sentences must be 1-D int arrays of at least two tokens, <s> first")
-        # sized as the ids it holds before they are read (a broadcast of 10**12 ids is refused, not scanned)
-        check_nbytes((len(s),), np.intp, "sentences")
+        # every id so far, sized before this sentence is read (broadcasts of 10**12 ids are refused, not scanned)
+        total += len(s)
+        check_nbytes((total,), np.intp, "sentences")
         if s.min() < 0:
             raise ValueError(f"sentences must hold token ids (non-negative ints), got {int(s.min())}")
         if int(s.max()) > np.iinfo(np.intp).max:  # a uint64 id that intp would wrap to a negative one

@@ -6,6 +6,7 @@ Each function returns an :class:`~embedlab.widgets.Explorer`. Its ``setup`` draw
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -118,6 +119,20 @@ SIZE_PRESETS: tuple[tuple[str, int, int], ...] = (
 )
 
 
+@functools.cache
+def _font() -> Any:
+    from matplotlib import font_manager, ft2font
+
+    with plots.style():
+        return ft2font.FT2Font(font_manager.findfont(font_manager.FontProperties()))
+
+
+def _missing_glyphs(text: str) -> str:
+    """The characters of ``text`` the figures' font has no glyph for (drawing them would warn)."""
+    font = _font()
+    return "".join(sorted({c for c in text if not c.isspace() and font.get_char_index(ord(c)) == 0}))
+
+
 #: The longest preset name :func:`one_hot_cost_explorer` shows on its slider and title.
 MAX_PRESET_NAME = 80
 
@@ -141,6 +156,12 @@ def one_hot_cost_explorer(presets: tuple[tuple[str, int, int], ...] = SIZE_PRESE
             raise ValueError(
                 f"presets must have names of printable characters (no tabs, newlines or lone surrogates), "
                 f"got {short_repr(preset[0])}"
+            )
+        missing = _missing_glyphs(preset[0][: MAX_PRESET_NAME + 1])
+        if missing:
+            raise ValueError(
+                f"presets must have names the figure's font can draw, got {short_repr(preset[0])}, whose "
+                f"{short_repr(missing)} the font has no glyph for"
             )
         if len(preset[0]) > MAX_PRESET_NAME:
             raise ValueError(

@@ -118,7 +118,7 @@ class _Spec:
             return "exactly, digit for digit" + (", in E's dtype" if self.same_dtype else "")
         if not self.rtol:
             return f"to within {self.atol:g} {self.unit}".rstrip()
-        return f"to a relative {self.rtol:g}, or within {self.atol:g}"
+        return f"to within {self.atol:g} plus a relative {self.rtol:g}"
 
 
 @dataclass(frozen=True)
@@ -178,7 +178,8 @@ class Task:
             if outcome.mutated:
                 hint = (
                     f"Your function changed {outcome.mutated} in place, so the caller's array is no longer what it "
-                    "was: compute into a new array (z = z - m, not z -= m)."
+                    f"was: copy it first, or write {outcome.mutated} = {outcome.mutated} - ... rather than "
+                    f"{outcome.mutated} -= ..."
                 )
             return Report(
                 self.name,
@@ -197,9 +198,12 @@ class Task:
 
     def _hint(self, case: Case, outcome: _Outcome, problem: str) -> str:
         """The hint when no classic mistake explains the answer: aimed at what is wrong with it."""
+        if case.raises and outcome.error is not None:
+            kind = _cut(type(outcome.error).__name__, 40)
+            return f"Right to refuse it, but with a ValueError (or IndexError), not {kind}."
         if outcome.error is not None:
             said = ": its message is above" if _text(outcome.error) else ""
-            return f"Your function raised {type(outcome.error).__name__}{said}. {case.trap}"
+            return f"Your function raised {_cut(type(outcome.error).__name__, 40)}{said}. {case.trap}"
         if case.raises:
             return case.trap
         if outcome.value is None:
@@ -212,7 +216,7 @@ class Task:
                 return f"The values are right, but a step warned on the way ({outcome.warned}). {case.trap}"
             return f"A step warned ({outcome.warned}) and the values are wrong. {case.trap}"
         if "(yours is float32)" in problem or "(yours is float16)" in problem:
-            return "Compute in float64: float32 holds about 7 significant digits, and the check asks for 9."
+            return "Compute in float64: float32 holds about 7 significant digits, and the check's tolerance is tighter."
         if problem.startswith(("shape", "dtype", "a count", "expected")):
             return f"Look at the type and shape of what you return: {problem}."
         return case.trap
@@ -248,10 +252,10 @@ class Task:
             if isinstance(outcome.error, (ValueError, IndexError)):
                 return None
             if outcome.error is not None:
-                return f"it raised {type(outcome.error).__name__}, not ValueError or IndexError"
+                return f"it raised {_cut(type(outcome.error).__name__, 40)}, not ValueError or IndexError"
             return "it returned a value for an input it should refuse"
         if outcome.error is not None:
-            return f"it raised {type(outcome.error).__name__}"
+            return f"it raised {_cut(type(outcome.error).__name__, 40)}"
         return _difference(self._expected(case), outcome.value, self._spec)
 
     def _recognise(self, case: Case, outcome: _Outcome) -> _Mistake | None:
@@ -268,6 +272,7 @@ class Task:
                 if (
                     type(outcome.error) is type(model.error)
                     and outcome.error is not None
+                    and _text(outcome.error) == _text(model.error)
                     and _numpy_like(outcome.error)
                 ):
                     return mistake
@@ -293,7 +298,7 @@ def _run(fn: Callable[..., Any], args: tuple[Any, ...], names: tuple[str, ...] =
     """
     work = copy.deepcopy(args)
     outcome = _Outcome()
-    printing = np.get_printoptions()
+    printing, formatwarning = np.get_printoptions(), warnings.formatwarning
     try:
         with warnings.catch_warnings(record=True) as caught, np.errstate(over="warn", divide="warn", invalid="warn"):
             warnings.simplefilter("always")
@@ -305,9 +310,10 @@ def _run(fn: Callable[..., Any], args: tuple[Any, ...], names: tuple[str, ...] =
                 outcome.value.close()  # an `async def` answer: closed, so it never warns "never awaited"
     finally:
         np.set_printoptions(**printing)
+        warnings.formatwarning = formatwarning
     numpy_warnings = [w for w in caught if issubclass(w.category, RuntimeWarning)]
     if numpy_warnings:
-        outcome.warned = _cut(_text(numpy_warnings[0].message), 100) or numpy_warnings[0].category.__name__
+        outcome.warned = _cut(_text(numpy_warnings[0].message), 100) or _cut(numpy_warnings[0].category.__name__, 40)
     for position, (before, after) in enumerate(zip(args, work, strict=True)):
         if not _same(before, after):
             outcome.mutated = names[position] if position < len(names) else f"number {position + 1}"
@@ -384,9 +390,10 @@ _MAX_ANSWER = 10**6
 def _difference(expected: Any, got: Any, spec: _Spec) -> str | None:
     """None when ``got`` is the right answer under ``spec``, else what is wrong, in a few words."""
     if spec.kind == "int":
-        if not (type(got) is int or isinstance(got, np.integer)) or isinstance(got, bool):
+        count = _count(got)
+        if count is None:
             return f"a count is a whole number (an int), got {_kind_of(got)}"
-        return None if int(got) == expected else "a different count"
+        return None if count == expected else "a different count"
     if isinstance(got, np.ndarray) and type(got) is not np.ndarray:
         return f"expected a plain NumPy array, got {_kind_of(got)}"
     if type(got) in (list, tuple) or type(got) is np.ndarray:
@@ -419,6 +426,21 @@ def _difference(expected: Any, got: Any, spec: _Spec) -> str | None:
     return f"first difference{where}: {a[first]:.10g} where {b[first]:.10g} was expected{note}"
 
 
+#: NumPy's integer scalar types (exactly these: not bool, not timedelta64, not subclasses).
+_NUMPY_INTS = tuple(np.dtype(c).type for c in "bBhHiIlLqQ")
+
+
+def _count(x: Any) -> int | None:
+    """A whole number as a Python int: an int, a NumPy integer or a 0-d integer array; None for anything else."""
+    if type(x) is int:
+        return x
+    if type(x) in _NUMPY_INTS:
+        return int(np.asarray(x).item())
+    if type(x) is np.ndarray and x.ndim == 0 and x.dtype.type in _NUMPY_INTS:
+        return int(x.item())
+    return None
+
+
 def _shape(x: Any) -> tuple[int, ...] | None:
     """The shape of an array, or of a list as NumPy would read it, without building it; None if unknown."""
     if type(x) is np.ndarray:
@@ -431,11 +453,15 @@ def _shape(x: Any) -> tuple[int, ...] | None:
 
 def _kind_of(x: Any) -> str:
     """What an answer is, in words that hold no memory address (the check's text is deterministic)."""
-    if isinstance(x, np.ndarray):
-        return f"{type(x).__name__} of dtype {_cut(str(x.dtype), 30)} and shape {x.shape}"
-    if type(x) in (int, float, bool, complex, str) or isinstance(x, np.generic):
-        return f"{type(x).__name__} {_cut(repr(x), 40)}"
-    return f"a {_cut(type(x).__name__, 40)}"
+    kind = type(x)
+    try:
+        if issubclass(kind, np.ndarray):
+            return f"{_cut(kind.__name__, 30)} of dtype {_cut(str(x.dtype), 30)} and shape {x.shape}"
+        if kind in (int, float, bool, complex, str) or kind in _NUMPY_REALS or kind in (np.bool_, np.complex128):
+            return f"{kind.__name__} {_cut(repr(x), 40)}"
+    except Exception:  # an answer whose own attributes fail
+        pass
+    return f"a {_cut(kind.__name__, 40)}"
 
 
 def _is_stub(fn: Callable[..., Any]) -> bool:
@@ -453,7 +479,7 @@ def _matches(model: Any, got: Any, spec: _Spec, expected: Any) -> bool:
     same mistake just because both are tiny.
     """
     if spec.kind == "int":
-        return (type(got) is int or isinstance(got, np.integer)) and not isinstance(got, bool) and int(got) == model
+        return _count(got) is not None and _count(got) == _count(model)
     a, b = _plain(model, spec.kind), _plain(got, spec.kind)
     if a is None or b is None or a.shape != b.shape:
         return False
@@ -471,7 +497,8 @@ WIDTH = 78
 def _wrap(text: str, indent: str = "", hanging: str = "") -> list[str]:
     """``text`` wrapped to :data:`WIDTH`, never inside a short bracket or around an ``=``."""
     keep = re.sub(r"\([^()\[\]]{0,24}\)|\[[^()\[\]]{0,24}\]", lambda m: m.group(0).replace(" ", "\xa0"), text)
-    keep = keep.replace(" = ", "\xa0=\xa0")
+    for op in (" = ", " @ ", " + ", " / "):
+        keep = keep.replace(op, op.replace(" ", "\xa0"))
     keep = re.sub(r"\w+ array of shape", lambda m: m.group(0).replace(" ", "\xa0"), keep)
     lines = textwrap.wrap(
         keep, WIDTH, initial_indent=indent, subsequent_indent=hanging or indent, break_on_hyphens=False
@@ -486,7 +513,10 @@ def _fmt(x: Any) -> str:
 
 def _show(x: Any) -> str:
     if isinstance(x, np.ndarray):
-        return f"array of shape {x.shape}, {x.dtype}:\n" + textwrap.indent(_fmt(x), " " * 12)
+        shown = textwrap.indent(_fmt(x), " " * 12)
+        if x.ndim > 3 or any(len(line) > WIDTH for line in shown.splitlines()):
+            return f"array of shape {x.shape}, {x.dtype}"
+        return f"array of shape {x.shape}, {x.dtype}:\n" + shown
     if isinstance(x, float):
         return f"{x:.10g}"
     return short_repr(x)
@@ -494,8 +524,8 @@ def _show(x: Any) -> str:
 
 def _show_outcome(outcome: _Outcome) -> str:
     if outcome.error is not None:
-        message = _cut(_text(outcome.error), 120)
-        return f"{type(outcome.error).__name__}: {message}" if message else type(outcome.error).__name__
+        message, kind = _cut(_text(outcome.error), 120), _cut(type(outcome.error).__name__, 40)
+        return f"{kind}: {message}" if message else kind
     value = outcome.value
     if type(value) in (int, float) or type(value) in _NUMPY_REALS:
         return _cut(_show(value), 60)
@@ -642,6 +672,10 @@ def _logits_untransposed(H: Any, E: Any) -> Any:
     return H @ E
 
 
+def _logits_untransposed_dot(H: Any, E: Any) -> Any:
+    return np.dot(H, E)
+
+
 def _logits_probabilities(H: Any, E: Any) -> Any:
     z = H @ E.T
     e = np.exp(z - z.max(axis=-1, keepdims=True))
@@ -669,6 +703,11 @@ def _softmax_cases() -> list[Case]:
             "a batch: one distribution per row",
             (np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]]),),
             "Each row is its own distribution: take the max and the sum along the last axis, keepdims=True.",
+        ),
+        Case(
+            "a row from -1000 to 1000",
+            (np.array([-1000.0, 0.0, 1000.0]),),
+            "Shift by the maximum: a mean or a median leaves exponents near +1000, which overflow.",
         ),
         Case(
             "a batch with logits of ±1000",
@@ -702,24 +741,25 @@ def _softmax_unnormalised(z: Any) -> Any:
 
 def _angle_cases() -> list[Case]:
     E_toy = np.array(E_TOY)
-    # cos θ of u and ±5u rounds to ±1.0000000000000002 in float64 by every common route: norms from
-    # np.linalg.norm, math.hypot or a sum of squares, unit vectors first or last (tests/test_practice.py)
-    u, five_u = np.array([-0.7, 0.4, 0.0]), np.array([-3.5, 2.0, 0.0])
+    # cos θ of u and ±3u rounds past ±1 in float64 by every common route: @, dot, einsum, sums, fsum;
+    # norms from np.linalg.norm, math.hypot, math.dist or square roots; unit vectors first or last.
+    # Clipped, every route then gives exactly 0 or 180 degrees: the 1e-6 degree tolerance relies on
+    # that (one ulp of cos below 1 is already 8.5e-7 degrees), so change this pair only with care
+    u, three_u = np.array([-0.7, -0.4, 0.0]), np.array([-2.1, -1.2, 0.0])
     return [
         Case("perpendicular vectors", (np.array([1.0, 0.0]), np.array([0.0, 2.0])), "cos θ = u·v / (|u| |v|)."),
         Case(
             'the toy context and the row of "the"',
             (np.array([0.5, 0.2, -0.3]), E_toy[TOKENS.index("the")]),
-            "This pair's dot product is negative, so the angle is above 90 degrees: keep the sign of cos θ, "
-            "and turn arccos's radians into degrees.",
+            "This pair's dot product is negative: the angle is above 90 degrees (about 149).",
         ),
         Case(
-            "a vector and five times itself",
-            (u, five_u),
+            "a vector and three times itself",
+            (u, three_u),
             "Rounding can make cos θ a hair above 1, and arccos of that is NaN (math.acos raises ValueError): "
             "clip cos θ to [-1, 1].",
         ),
-        Case("opposite vectors", (u, -five_u + 0.0), "Clip cos θ to [-1, 1]: rounding can push it past -1."),
+        Case("opposite vectors", (u, -three_u + 0.0), "Clip cos θ to [-1, 1]: rounding can push it past -1."),
         Case(
             "an obtuse angle",
             (np.array([1.0, 2.0]), np.array([-3.0, 1.0])),
@@ -738,6 +778,10 @@ def _angle_no_norm(u: Any, v: Any) -> Any:
 
 def _angle_sign_dropped(u: Any, v: Any) -> Any:
     return float(np.degrees(np.arccos(np.clip(abs(u @ v) / (np.linalg.norm(u) * np.linalg.norm(v)), 0, 1))))
+
+
+def _angle_clipped_at_0(u: Any, v: Any) -> Any:
+    return float(np.degrees(np.arccos(np.clip(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)), 0, 1))))
 
 
 def _angle_no_clip(u: Any, v: Any) -> Any:
@@ -818,7 +862,13 @@ def _p_top_cases() -> list[Case]:
         Case(
             "t = 1000",
             (1000.0, 3),
-            "exp(1000) overflows. Divide top and bottom by exp(t): P0 = 1 / (1 + n exp(-t)).",
+            "exp(1000) overflows. Divide top and bottom by exp(t): P0 = 1 / (1 + n exp(-t)); with an if, since "
+            "np.where computes both of its branches.",
+        ),
+        Case(
+            "t = -30",
+            (-30.0, 3),
+            "P0 is tiny here (about 3e-14) but not 0: exp(t) / (exp(t) + n) keeps it.",
         ),
         Case(
             "t = -1000",
@@ -1167,8 +1217,8 @@ _TASKS: tuple[Task, ...] = (
             ),
             _Mistake(
                 "float64 one-hot",
-                "A float64 one-hot vector (np.zeros(V) and np.eye(V) are float64 unless told otherwise) makes x @ E "
-                "float64: pass dtype=E.dtype.",
+                "A one-hot vector in another dtype (float64 by default, or int) makes x @ E float64: "
+                "pass dtype=E.dtype.",
                 _one_hot_float64,
             ),
         ),
@@ -1185,6 +1235,9 @@ _TASKS: tuple[Task, ...] = (
             _Mistake("E @ H.T", "That is the transpose: one row per context, so H @ E.T.", _logits_transposed_out),
             _Mistake(
                 "H @ E", "E's rows are tokens, so the contexts meet E.T: H @ E.T, not H @ E.", _logits_untransposed
+            ),
+            _Mistake(
+                "H @ E", "E's rows are tokens, so the contexts meet E.T: H @ E.T, not H @ E.", _logits_untransposed_dot
             ),
             _Mistake(
                 "probabilities",
@@ -1237,6 +1290,11 @@ _TASKS: tuple[Task, ...] = (
                 "sign dropped",
                 "A negative cos θ means an angle above 90 degrees: keep its sign (no abs, no clip at 0).",
                 _angle_sign_dropped,
+            ),
+            _Mistake(
+                "sign dropped",
+                "A negative cos θ means an angle above 90 degrees: keep its sign (no abs, no clip at 0).",
+                _angle_clipped_at_0,
             ),
             _Mistake(
                 "no clip",
@@ -1295,7 +1353,9 @@ _TASKS: tuple[Task, ...] = (
         _gap_cases,
         (
             _Mistake(
-                "one other", "That t suits one other token; with n others the odds are n times larger.", _gap_one_other
+                "one other",
+                "That t suits one other token; with n others e^t must be n times larger: t = ln n + ln(p / (1 - p)).",
+                _gap_one_other,
             ),
             _Mistake("log10", "Logits are natural logarithms: np.log, not np.log10.", _gap_log10),
             _Mistake(
@@ -1333,7 +1393,7 @@ _TASKS: tuple[Task, ...] = (
             ),
             _Mistake(
                 "assigned, not added",
-                "G[ids] += g keeps one of two rows for a repeated id: np.add.at(G, ids, g) adds both.",
+                "G[ids] += upstream keeps one row of a repeated id: np.add.at(G, ids, upstream) adds every one.",
                 _grad_assigned,
             ),
             _Mistake(
