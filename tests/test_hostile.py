@@ -2377,7 +2377,7 @@ def test_hostile_pass_14_rows():
         ok = [ok]  # 42 dimensions: within NumPy's limit, and converted
     assert embedlab.softmax(ok).shape == (1,) * 41 + (2,)
     # uint64 ids past 2**63 are refused, not wrapped to negative ones
-    with pytest.raises(ValueError, match=r"sentences must hold token ids below 2\*\*63"):
+    with pytest.raises(ValueError, match=r"sentences must be in \[0, 9223372036854775806\]"):
         context_windows([np.array([0, 2**63 + 5], dtype=np.uint64)], 1)
     # claims.check reads a float32 or float16 draft as the figure typed, in rational arithmetic,
     # whatever the caller's decimal context
@@ -2656,6 +2656,50 @@ def test_hostile_pass_16_rows():
     practice.check(lambda z: (setattr(warnings, "formatwarning", lambda *a, **k: "x"), embedlab.softmax(z))[1],
                    "stable_softmax")  # fmt: skip
     assert warnings.formatwarning is formatwarning
+
+
+def test_hostile_pass_17_rows():
+    import collections
+
+    from embedlab import claims, corpus, practice
+
+    # practice: answers right only on the listed cases of pass 16 now fail
+    wrong = [
+        ("angle_between", lambda u, v: float(np.degrees(np.arccos(round(float(u @ v / (np.linalg.norm(u) *
+                                                                                     np.linalg.norm(v))), 9))))),
+        ("embed_rows", lambda E, ids: E[ids] if ids[0] >= 0 else (_ for _ in ()).throw(ValueError("negative"))),
+        ("p_top", lambda t, n: 0.0 if t < -30 else (1 / (1 + n * math.exp(-t)) if t >= 0
+                                                    else math.exp(t) / (math.exp(t) + n))),
+        ("logit_gap", lambda p, n: min(30.0, max(-30.0, math.log(n) + math.log(p) - math.log1p(-p)))),
+    ]  # fmt: skip
+    for name, fn in wrong:
+        assert not practice.check(fn, name).passed, name
+    report = practice.check(lambda z: (_ for _ in ()).throw(ValueError("bad input\n" + "b" * 200)), "stable_softmax")
+    assert all(len(line) <= practice.WIDTH for line in str(report).splitlines())
+    action = warnings.defaultaction
+    practice.check(lambda z: (setattr(warnings, "defaultaction", "ignore"), embedlab.softmax(z))[1], "stable_softmax")
+    assert warnings.defaultaction == action
+    # claims: a whole number a float32 holds is read as itself; a namedtuple or list subclass as a list
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        claims.check("a", np.float32(2**30), 2**30, 0)
+        claims.check("b", np.float16(32768), 32768, 0)
+        claims.check("c", np.float32(2**40), np.float32(2**40), 0)
+        point = collections.namedtuple("P", "a b")
+        claims.check("d", point(np.float32(0.1), 0.2), [0.1, 0.2], 9)
+        claims.check("e", type("L", (list,), {})([np.float32(0.1), 0.2]), [0.1, 0.2], 9)
+    assert [line.rsplit("-> ", 1)[1] for line in out.getvalue().splitlines()] == ["agrees"] * 5
+    # _validation: an item's own __class__ never runs while a list is sized
+    with pytest.raises(TypeError, match="z must hold numbers, got 'X', which redefines __class__"):
+        embedlab.softmax([type("X", (), {"__class__": property(lambda s: 1 / 0)})()])
+    # context_windows reads mixed NumPy integer ids exactly, and names the range past intp
+    contexts, targets = corpus.context_windows([[np.int64(0), np.uint64(3)]], 1)
+    assert contexts.tolist() == [[0]] and targets.tolist() == [3]
+    with pytest.raises(ValueError, match=r"sentences must be in \[0, "):
+        corpus.context_windows([[0, 2**70]], 1)
+    # preset names the bold face (titles) cannot draw are refused too
+    with pytest.raises(ValueError, match="presets must have names the figure's font can draw"):
+        explorers_mod.one_hot_cost_explorer([("\U0001d5a0\U0001d5a1 model", 1000, 64)])
 
 
 def test_float_range_digits_are_decimal_places_down_to_the_smallest_float():

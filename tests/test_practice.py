@@ -293,7 +293,7 @@ def test_the_expected_values_are_embedlabs_own():
     t = practice.task("p_top")
     assert t._expected(t.cases()[0]) == pytest.approx(0.25)
     g = practice.task("logit_gap")
-    assert g._expected(g.cases()[0]) == pytest.approx(math.log(3), abs=1e-9)
+    assert g._expected(g.cases()[1]) == pytest.approx(math.log(3), abs=1e-9)  # P0 = 1/2: t = ln 3
     h = practice.task("head_params")
     assert [h._expected(c) for c in h.cases()[:2]] == [24, 12]
     a = practice.task("angle_between")
@@ -539,3 +539,37 @@ def test_a_random_case_says_where_its_arguments_are():
     k = report.case - 1
     assert f"practice.task('step_grad').cases()[{k}].args" in str(report)
     assert practice.task("step_grad").cases()[k].args[0].shape not in {(4, 3), (7, 3), (5, 2)}
+
+
+def test_answers_right_only_far_from_zero_fail_near_it():
+    def p_top(t, n):
+        return 1 / (1 + n * math.exp(-t)) if t >= 0 else math.exp(t - math.log(n))  # e^t / n, not e^t / (e^t + n)
+
+    report = practice.check(p_top)
+    assert not report.passed and report.label == "t = -1 and three others"
+
+
+@pytest.mark.parametrize("shift", [np.mean, np.median])
+def test_a_mean_or_median_shift_is_named(shift):
+    def stable_softmax(z):
+        e = np.exp(z - shift(z, axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+    report = practice.check(stable_softmax)
+    assert report.mistake in {"mean shift", "median shift"} and "a mean or a median" in report.hint
+
+
+def test_a_rounded_answer_is_told_it_is_close():
+    def angle_between(u, v):
+        cos = np.clip(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)), -1, 1)
+        return round(float(np.degrees(np.arccos(cos))), 4)
+
+    report = practice.check(angle_between)
+    assert report.hint.startswith("Close, but outside the tolerance")
+
+
+def test_a_list_answer_is_shown_as_a_list():
+    def embed_rows(E, ids):
+        return (E[ids] + 1).tolist()
+
+    assert practice.check(embed_rows).got.startswith("a list, as an array")

@@ -235,13 +235,13 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
             raise ValueError(f"{name} must have at most {_MAX_DEPTH} dimensions, got a sequence nested deeper")
         walking.add(key)
         kept.append(seq)
-        if len(kept) > _MAX_SEQUENCES:
+        if len(kept) > _MAX_SEQUENCES + 1:  # the wrapper list as_array adds is not the caller's
             raise ValueError(
                 f"{name} must hold at most {_MAX_SEQUENCES:,} nested lists, tuples or sequence objects, got more"
             )
         # A list or tuple is read as NumPy reads it, through its own storage: a subclass's __iter__,
         # __len__ or __getitem__ never runs.
-        base = list if isinstance(seq, list) else tuple if isinstance(seq, tuple) else None
+        base = list if issubclass(type(seq), list) else tuple if issubclass(type(seq), tuple) else None
         if base and any(getattr(type(seq), m) is not getattr(base, m) for m in ("__iter__", "__len__", "__getitem__")):
             # NumPy would read it through its own methods, which may raise or never end
             raise TypeError(
@@ -254,10 +254,10 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
             n = 0
         get = base.__getitem__ if base else type(seq).__getitem__
         total = 0
-        if base and all(isinstance(base.__getitem__(seq, i), _PLAIN_NUMBERS) for i in range(n)):
+        if base and all(issubclass(type(base.__getitem__(seq, i)), _PLAIN_NUMBERS) for i in range(n)):
             total = 8 * n  # the common case: a row of numbers
             text["items"] += n
-        elif not isinstance(seq, (list, tuple)) and _PER_PYTHON_ITEM * n > limit:
+        elif not issubclass(type(seq), (list, tuple)) and _PER_PYTHON_ITEM * n > limit:
             total = _PER_PYTHON_ITEM * n  # a sequence object too long to walk: sized by its length alone
         else:
             for index in range(n):
@@ -265,7 +265,7 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
                     v = get(seq, index)
                 except Exception:  # an item that fails: NumPy's own conversion below says so
                     break
-                total += max(size(v, depth + 1), 8 if isinstance(seq, (list, tuple)) else _PER_PYTHON_ITEM)
+                total += max(size(v, depth + 1), 8 if issubclass(type(seq), (list, tuple)) else _PER_PYTHON_ITEM)
                 if total > limit:
                     break
         walking.discard(key)
@@ -273,16 +273,19 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
         return total
 
     def size(item: Any, depth: int) -> int:
-        if isinstance(item, _PLAIN_NUMBERS):
+        if issubclass(type(item), _PLAIN_NUMBERS):  # by type: an item's own __class__ never runs
             text["items"] += 1
             return 8
-        if isinstance(item, (str, bytes, np.generic)):  # text, bytes, and NumPy's str_, bytes_ and void
+        if any("__class__" in vars(k) for k in type(item).__mro__[:-1]):
+            # an object that says it is of another class: NumPy's and our isinstance checks would ask it
+            raise TypeError(f"{name} must hold numbers, got {type(item).__name__!r}, which redefines __class__")
+        if issubclass(type(item), (str, bytes, np.generic)):  # text, bytes, and NumPy's str_, bytes_ and void
             try:
                 width = (
                     str.__len__(item) * 4
-                    if isinstance(item, str)
+                    if issubclass(type(item), str)
                     else bytes.__len__(item)
-                    if isinstance(item, bytes)
+                    if issubclass(type(item), bytes)
                     else int(item.itemsize)
                 )
             except Exception:  # a NumPy scalar whose itemsize fails: NumPy's own conversion says so
@@ -290,15 +293,15 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
             text["longest"] = max(text["longest"], width)
             text["items"] += 1
             return max(width, 8)
-        if isinstance(item, np.ndarray):
+        if issubclass(type(item), np.ndarray):
             text["items"] += item.size
             return item.size * max(item.itemsize, 8)
-        if isinstance(item, memoryview):
+        if issubclass(type(item), memoryview):
             try:
                 return item.nbytes
             except ValueError:  # a released memoryview
                 raise ValueError(f"{name} must not hold a released memoryview") from None
-        if isinstance(item, range):
+        if issubclass(type(item), range):
             return _PER_PYTHON_ITEM * range_len(item)
         if _is_array_like(item, name):
             try:
@@ -307,8 +310,8 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
                 return 8
             text["items"] += a.size
             return a.size * max(a.itemsize, 8)
-        if isinstance(item, (list, tuple)) or (
-            _has(item, "__len__", name) and _has(item, "__getitem__", name) and not isinstance(item, dict)
+        if issubclass(type(item), (list, tuple)) or (
+            _has(item, "__len__", name) and _has(item, "__getitem__", name) and not issubclass(type(item), dict)
         ):
             return items(item, depth)
         text["items"] += 1
@@ -437,11 +440,12 @@ def _items(x: Any, arr: np.ndarray) -> list | None:
     objects = np.asarray(x, dtype=object)
     if objects.shape != arr.shape:
         return None
-    return [v[()] if isinstance(v, np.ndarray) and v.ndim == 0 else v for v in objects.ravel()]
+    return [v[()] if issubclass(type(v), np.ndarray) and v.ndim == 0 else v for v in objects.ravel()]
 
 
 def _is_int(v: Any) -> bool:
-    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+    kind = type(v)  # by type: an item's own __class__ never runs
+    return issubclass(kind, numbers.Integral) and not issubclass(kind, (bool, np.bool_))
 
 
 def passed_ints(x: Any, arr: np.ndarray) -> np.ndarray | None:

@@ -61,7 +61,11 @@ def _written(draft: Any, d: np.ndarray) -> list[Fraction | None]:
         elif isinstance(v, numbers.Integral):
             out.append(Fraction(int(v)))
         elif isinstance(v, np.floating) and v.dtype.itemsize < 8:  # float16, float32: typed in their own digits
-            out.append(Fraction(np.format_float_positional(v, unique=True)))
+            exact = Fraction(f)
+            # a whole number float64 holds exactly (2**30 as a float32) was typed as itself, not as the
+            # shortest decimal of its precision (1.0737418e+09)
+            whole = exact.denominator == 1 and abs(exact) <= 2**53
+            out.append(exact if whole else Fraction(np.format_float_positional(v, unique=True)))
         else:
             out.append(Fraction(repr(f)))
     return out
@@ -73,8 +77,8 @@ def _leaves(x: Any, depth: int = 0) -> Any:
     Lists and tuples are walked; anything else (an array, a memoryview, an array-like, a number) is
     read as NumPy reads it, so its own dtype is kept.
     """
-    if type(x) in (list, tuple) and depth < 64:
-        for item in x:
+    if isinstance(x, (list, tuple)) and depth < 64:
+        for item in list.__iter__(x) if isinstance(x, list) else tuple.__iter__(x):  # a namedtuple too
             yield from _leaves(item, depth + 1)
     elif isinstance(x, (numbers.Number, np.generic)) and not isinstance(x, np.ndarray):
         yield x

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import _has, as_array, check_nbytes, check_size, short_repr
+from ._validation import _has, as_array, check_ids, check_nbytes, check_size, short_repr
 
 __all__ = [
     "CLASSES",
@@ -318,16 +318,13 @@ def context_windows(sentences: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
     for s in sentences:  # checked one by one, so a long sequence of scalars is refused at its first
         if isinstance(s, np.ma.MaskedArray):
             raise TypeError("sentences must be plain int arrays: masked arrays are not supported")
-        s = as_array(s, "sentences", "token ids")  # sized before NumPy builds it
-        if s.ndim != 1 or s.dtype.kind not in "iu" or len(s) < 2:
+        raw, s = s, as_array(s, "sentences", "token ids")  # sized before NumPy builds it
+        if s.ndim != 1 or s.dtype.kind not in "iufO" or len(s) < 2:  # f, O: mixed or big ints, read by check_ids
             raise ValueError("sentences must be 1-D int arrays of at least two tokens, <s> first")
         # every id so far, sized before this sentence is read (broadcasts of 10**12 ids are refused, not scanned)
         total += len(s)
         check_nbytes((total,), np.intp, "sentences")
-        if s.min() < 0:
-            raise ValueError(f"sentences must hold token ids (non-negative ints), got {int(s.min())}")
-        if int(s.max()) > np.iinfo(np.intp).max:  # a uint64 id that intp would wrap to a negative one
-            raise ValueError(f"sentences must hold token ids below 2**63, got {int(s.max())}")
+        s = check_ids(raw, int(np.iinfo(np.intp).max), "sentences")  # non-negative ints, read exactly, as intp
         if len(arrays) == 3 * MAX_SENTENCES:
             raise ValueError(f"sentences must hold at most {3 * MAX_SENTENCES:,} sentences")
         arrays.append(s)

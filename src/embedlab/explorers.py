@@ -120,17 +120,21 @@ SIZE_PRESETS: tuple[tuple[str, int, int], ...] = (
 
 
 @functools.cache
-def _font() -> Any:
+def _fonts() -> tuple[Any, ...]:
+    """The faces the figures draw text in: the style's regular face and its bold (titles)."""
     from matplotlib import font_manager, ft2font
 
     with plots.style():
-        return ft2font.FT2Font(font_manager.findfont(font_manager.FontProperties()))
+        return tuple(
+            ft2font.FT2Font(font_manager.findfont(font_manager.FontProperties(weight=w))) for w in ("normal", "bold")
+        )
 
 
 def _missing_glyphs(text: str) -> str:
-    """The characters of ``text`` the figures' font has no glyph for (drawing them would warn)."""
-    font = _font()
-    return "".join(sorted({c for c in text if not c.isspace() and font.get_char_index(ord(c)) == 0}))
+    """The characters of ``text`` some face of the figures has no glyph for (drawing them would warn)."""
+    return "".join(
+        sorted({c for c in text if not c.isspace() and any(f.get_char_index(ord(c)) == 0 for f in _fonts())})
+    )
 
 
 #: The longest preset name :func:`one_hot_cost_explorer` shows on its slider and title.
