@@ -1911,6 +1911,13 @@ def _under_3_gib(call: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
 
 
+def _refused_under_3_gib(setup: str, call: str, words: str) -> None:
+    """``setup; call`` in a fresh Python limited to 3 GiB is refused, with a message that starts with ``words``."""
+    out = _under_3_gib(f"{setup}; {call}" if setup else call)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.startswith(f"refused: {words}"), out.stdout[:500]
+
+
 # ---------------------------------------------------------------- issue 19: what hostile pass 6 found
 @pytest.mark.parametrize(
     ("make", "words"),
@@ -2349,9 +2356,7 @@ def test_hostile_pass_13_rows():
     ],
 )  # fmt: skip
 def test_hostile_pass_14_sizes_under_an_address_space_limit(setup, call, words):
-    out = _under_3_gib(f"{setup}; {call}" if setup else call)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.startswith(f"refused: {words}"), out.stdout[:500]
+    _refused_under_3_gib(setup, call, words)
 
 
 def test_hostile_pass_14_rows():
@@ -2416,9 +2421,7 @@ def test_hostile_pass_14_rows():
     ],
 )  # fmt: skip
 def test_hostile_pass_15_sizes_under_an_address_space_limit(setup, call, words):
-    out = _under_3_gib(f"{setup}; {call}" if setup else call)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.startswith(f"refused: {words}"), out.stdout[:500]
+    _refused_under_3_gib(setup, call, words)
 
 
 class _RaisingLookup:
@@ -2597,9 +2600,7 @@ def test_hostile_pass_15_check_arguments_are_refused_by_name():
     ],
 )  # fmt: skip
 def test_hostile_pass_16_sizes_under_an_address_space_limit(setup, call, words):
-    out = _under_3_gib(f"{setup}; {call}" if setup else call)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.startswith(f"refused: {words}"), out.stdout[:500]
+    _refused_under_3_gib(setup, call, words)
 
 
 def test_hostile_pass_16_rows():
