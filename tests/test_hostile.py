@@ -2382,7 +2382,7 @@ def test_hostile_pass_14_rows():
         ok = [ok]  # 42 dimensions: within NumPy's limit, and converted
     assert embedlab.softmax(ok).shape == (1,) * 41 + (2,)
     # uint64 ids past 2**63 are refused, not wrapped to negative ones
-    with pytest.raises(ValueError, match=r"sentences must be in \[0, 9223372036854775806\]"):
+    with pytest.raises(ValueError, match=r"sentences must be in \[0, 9223372036854775807\]"):
         context_windows([np.array([0, 2**63 + 5], dtype=np.uint64)], 1)
     # claims.check reads a float32 or float16 draft as the figure typed, in rational arithmetic,
     # whatever the caller's decimal context
@@ -2701,6 +2701,41 @@ def test_hostile_pass_17_rows():
     # preset names the bold face (titles) cannot draw are refused too
     with pytest.raises(ValueError, match="presets must have names the figure's font can draw"):
         explorers_mod.one_hot_cost_explorer([("\U0001d5a0\U0001d5a1 model", 1000, 64)])
+
+
+def test_hostile_pass_18_rows():
+    from embedlab import claims, corpus, practice
+
+    # a number subclass that redefines __class__ is refused by name, in a list and bare
+    int_liar = type("I", (int,), {"__class__": property(lambda s: 1 / 0)})
+    float_liar = type("F", (float,), {"__class__": property(lambda s: 1 / 0)})
+    for call, name in (
+        (lambda: embedlab.lookup(np.eye(3), [0, int_liar(1)]), "ids"),
+        (lambda: corpus.context_windows([[0, int_liar(1)]], 1), "sentences"),
+        (lambda: embedlab.one_hot([int_liar(1)], 3), "ids"),
+        (lambda: claims.check("x", [float_liar(1.0)], 1.0, 0), "draft"),
+        (lambda: embedlab.softmax(float_liar(1.0)), "z"),
+        (lambda: embedlab.saturation_prob(float_liar(1.0), 3), "t"),
+        (lambda: embedlab.param_count(int_liar(3), 4, tied=True), "vocab_size"),
+    ):
+        with pytest.raises(TypeError, match=rf"{name} must hold numbers, got '[IF]', which redefines __class__"):
+            call()
+    # the largest id below 2**63 is a token id
+    assert corpus.context_windows([[0, 2**63 - 1]], 1)[1].tolist() == [2**63 - 1]
+
+    # a near miss is not blamed on float32 or rounding alone; case 5's hint is its own, not a mean shift's
+    def eps_softmax(z):
+        e = np.exp(z - z.max(axis=-1, keepdims=True))
+        return e / (e.sum(axis=-1, keepdims=True) + 1e-7)
+
+    assert "an epsilon" in practice.check(eps_softmax, "stable_softmax").hint
+
+    def clipped_softmax(z):
+        e = np.exp(z - z.max(axis=-1, keepdims=True))
+        return np.clip(e / e.sum(axis=-1, keepdims=True), 1e-7, 1)
+
+    report = practice.check(clipped_softmax, "stable_softmax")
+    assert report.label == "a row from -1000 to 1000" and "mean or a median" not in report.hint
 
 
 def test_float_range_digits_are_decimal_places_down_to_the_smallest_float():

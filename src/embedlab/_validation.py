@@ -109,6 +109,7 @@ def check_nbytes(shape: tuple[int, ...], dtype: Any, name: str) -> None:
 
 def check_size(value: Any, name: str) -> int:
     """Return ``value`` as a Python int, requiring a positive integer (not a bool)."""
+    _no_false_class(value, name)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be a positive integer, got {_describe(value)}")
     if abs(int(value)).bit_length() > 8192:  # no size is this large; past 4,300 digits Python will not print it
@@ -120,6 +121,7 @@ def check_size(value: Any, name: str) -> int:
 
 def check_flag(value: Any, name: str) -> bool:
     """Require a real bool, so that ``tied="no"`` is not silently truthy."""
+    _no_false_class(value, name)
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {_describe(value)}")
     return bool(value)
@@ -127,6 +129,7 @@ def check_flag(value: Any, name: str) -> bool:
 
 def check_real(value: Any, name: str, *, finite: bool = True) -> float:
     """Return a real number (int or float, numpy scalars too, not a bool) as a Python float."""
+    _no_false_class(value, name)
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
@@ -160,6 +163,7 @@ def range_len(x: range | list | tuple) -> int:
 
 def as_array(x: Any, name: str, what: str) -> np.ndarray:
     """``np.asarray(x)``, refusing masked arrays and turning NumPy's ragged-list error into ours."""
+    _no_false_class(x, name)
     _not_masked(x, name)
     if isinstance(x, range):
         check_nbytes((range_len(x),), np.float64, name)  # a range(10**12) is sized before NumPy builds it
@@ -192,6 +196,17 @@ _MAX_DEPTH = 64
 #: The most lists, tuples and sequence objects one argument may nest (a million rows of a matrix
 #: pass; a lazy tree of 2**41 sequence objects is refused after this many, not walked to its end).
 _MAX_SEQUENCES = 2_000_000
+
+
+#: Types whose instances are read as numbers without a second look: Python's own and NumPy's scalars.
+_EXACT_NUMBERS = frozenset({float, int, bool, complex, *(np.dtype(c).type for c in "?bBhHiIlLqQefdgFDG")})
+
+
+def _no_false_class(x: Any, name: str) -> None:
+    """Refuse an object whose class redefines ``__class__``: every isinstance check would ask it what it is."""
+    kind = type(x)
+    if kind not in _EXACT_NUMBERS and any("__class__" in vars(k) for k in kind.__mro__[:-1]):
+        raise TypeError(f"{name} must hold numbers, got {short_repr(kind.__name__)}, which redefines __class__")
 
 
 def _has(x: Any, attribute: str, name: str) -> bool:
@@ -254,7 +269,7 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
             n = 0
         get = base.__getitem__ if base else type(seq).__getitem__
         total = 0
-        if base and all(issubclass(type(base.__getitem__(seq, i)), _PLAIN_NUMBERS) for i in range(n)):
+        if base and all(type(base.__getitem__(seq, i)) in _EXACT_NUMBERS for i in range(n)):
             total = 8 * n  # the common case: a row of numbers
             text["items"] += n
         elif not issubclass(type(seq), (list, tuple)) and _PER_PYTHON_ITEM * n > limit:
@@ -273,12 +288,10 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
         return total
 
     def size(item: Any, depth: int) -> int:
-        if issubclass(type(item), _PLAIN_NUMBERS):  # by type: an item's own __class__ never runs
+        _no_false_class(item, name)  # by type: an item's own __class__ never runs
+        if issubclass(type(item), _PLAIN_NUMBERS):
             text["items"] += 1
             return 8
-        if any("__class__" in vars(k) for k in type(item).__mro__[:-1]):
-            # an object that says it is of another class: NumPy's and our isinstance checks would ask it
-            raise TypeError(f"{name} must hold numbers, got {type(item).__name__!r}, which redefines __class__")
         if issubclass(type(item), (str, bytes, np.generic)):  # text, bytes, and NumPy's str_, bytes_ and void
             try:
                 width = (
@@ -326,6 +339,7 @@ def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
 
     Negative ids are refused: NumPy would silently read from the end of the table.
     """
+    _no_false_class(ids, name)
     if isinstance(ids, (bool, np.bool_)):
         raise TypeError(f"{name} must be integer token ids, got a bool ({ids!r})")
     if isinstance(ids, (str, bytes)):
@@ -577,6 +591,7 @@ def check_embedding(E: Any, *, convert_int: bool = True) -> np.ndarray:
 
 
 def check_axis(axis: Any, ndim: int, name: str = "axis") -> int:
+    _no_false_class(axis, name)
     if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, numbers.Integral):
         raise TypeError(f"{name} must be an int, got {_describe(axis)}")
     if not -ndim <= axis < ndim:

@@ -324,7 +324,7 @@ def context_windows(sentences: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
         # every id so far, sized before this sentence is read (broadcasts of 10**12 ids are refused, not scanned)
         total += len(s)
         check_nbytes((total,), np.intp, "sentences")
-        s = check_ids(raw, int(np.iinfo(np.intp).max), "sentences")  # non-negative ints, read exactly, as intp
+        s = check_ids(raw, 2**63, "sentences")  # non-negative ints below 2**63, read exactly, as intp
         if len(arrays) == 3 * MAX_SENTENCES:
             raise ValueError(f"sentences must hold at most {3 * MAX_SENTENCES:,} sentences")
         arrays.append(s)

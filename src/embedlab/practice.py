@@ -218,7 +218,10 @@ class Task:
         if "(yours is float32)" in problem or "(yours is float16)" in problem:
             return "Compute in float64: float32 holds about 7 significant digits, and the check's tolerance is tighter."
         if problem.startswith("first difference") and _near(self._expected(case), outcome.value):
-            return "Close, but outside the tolerance: compute in float64 throughout, and do not round."
+            return (
+                "Close, but outside the tolerance: something small is off (an epsilon, a dropped term, a "
+                "rounding, or float32 arithmetic)."
+            )
         if problem.startswith(("shape", "dtype", "a count", "expected")):
             return f"Look at the type and shape of what you return: {problem}."
         return case.trap
@@ -727,7 +730,8 @@ def _softmax_cases() -> list[Case]:
         Case(
             "a row from -1000 to 1000",
             (np.array([-1000.0, 10.0, 1000.0, 1000.0]),),
-            _MEAN_SHIFT,
+            "A row from -1000 to 1000: only a shift by its maximum keeps every exponent at or below 0; the two "
+            "largest logits then get 1/2 each, the others 0.",
         ),
         Case(
             "a batch with logits of ±1000",

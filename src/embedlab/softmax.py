@@ -10,6 +10,7 @@ import numpy as np
 
 from ._validation import (
     _describe,
+    _no_false_class,
     as_array,
     big_ints_among,
     check_axis,
@@ -42,6 +43,7 @@ def _int_logits_shifted(z: Any, name: str, axis: Any) -> Any:
     arrays, where every difference of two entries fits; in Python's ints beyond that), so only the
     result is rounded. A list holding such integers next to other numbers is refused by name.
     """
+    _no_false_class(z, name)
     if isinstance(z, (str, bytes, bool, np.bool_)):
         return z
     arr = as_array(z, name, "real numbers")  # a list is converted (and walked, and sized) here once
@@ -331,6 +333,7 @@ def saturation_prob(t: Any, n_others: int = 3) -> Any:
     (1.0, 0.0)
     """
     n = check_size(n_others, "n_others")
+    _no_false_class(t, "t")
     if isinstance(t, (str, bytes, bool, np.bool_, complex, np.complexfloating)):
         raise TypeError(f"t must be a real number or array of real numbers, got {_describe(t)}")
     raw = as_array(t, "t", "real numbers")
