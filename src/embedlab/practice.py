@@ -1,7 +1,7 @@
 """Your turn: coding exercises the learner writes, and the check they call on their function.
 
-Each worked example (A to I) ends with a function for the learner to write: the function that the
-example is about. :func:`check` calls it, in the learner's own kernel and nowhere else, on cases
+Each worked example (A to I) ends with a function for the learner to write (C and F with two): the
+function that the example is about. :func:`check` calls it, in the learner's own kernel and nowhere else, on cases
 generated here (shapes, dtypes, and the traps the example teaches), compares what comes back with
 embedlab's own answer, and reports the first failing case: what was expected, what came back, and a
 hint. The hint is aimed at the mistake: when the learner's answer on the failing case equals what
@@ -511,7 +511,7 @@ WIDTH = 78
 def _wrap(text: str, indent: str = "", hanging: str = "") -> list[str]:
     """``text`` wrapped to :data:`WIDTH`, never inside a short bracket or around an ``=``."""
     keep = re.sub(r"\([^()\[\]]{0,24}\)|\[[^()\[\]]{0,24}\]", lambda m: m.group(0).replace(" ", "\xa0"), text)
-    for op in (" = ", " @ ", " + ", " / "):
+    for op in (" = ", " @ ", " + ", " / ", " < ", " <= "):
         keep = keep.replace(op, op.replace(" ", "\xa0"))
     keep = re.sub(r"\w+ array of shape", lambda m: m.group(0).replace(" ", "\xa0"), keep)
     lines = textwrap.wrap(
@@ -651,6 +651,10 @@ def _one_hot_right(E: Any, token_id: Any) -> Any:
     return E @ x
 
 
+def _one_hot_transposed(E: Any, token_id: Any) -> Any:
+    return np.eye(E.shape[0], dtype=E.dtype)[token_id] @ E.T
+
+
 def _one_hot_right_length_d(E: Any, token_id: Any) -> Any:
     return E @ np.eye(E.shape[1], dtype=E.dtype)[token_id]
 
@@ -734,6 +738,11 @@ def _softmax_cases() -> list[Case]:
             "largest logits then get 1/2 each, the others 0.",
         ),
         Case(
+            "a batch of batches (3-D)",
+            (np.array([[[1.0, 2.0], [3.0, 3.0]], [[0.0, -1.0], [5.0, 1.0]]]),),
+            "One distribution along the last axis, whatever the number of dimensions: axis=-1, keepdims=True.",
+        ),
+        Case(
             "a batch with logits of ±1000",
             (np.array([[0.0, 1000.0], [-1000.0, 0.0]]),),
             "Shift each row by its own maximum.",
@@ -796,8 +805,13 @@ def _angle_cases() -> list[Case]:
         Case("opposite vectors", (u, -three_u + 0.0), "Clip cos θ to [-1, 1]: rounding can push it past -1."),
         Case(
             "two nearly parallel vectors",
-            (np.array([1.0, 0.0]), np.array([1.0, 1e-5])),
-            "The angle is tiny but not 0 (about 0.00057 degrees): clip cos θ, do not round it.",
+            (np.array([1.0, 0.0]), np.array([1.0, 3e-6])),
+            "The angle is tiny but not 0 (about 0.00017 degrees): clip cos θ, do not round it.",
+        ),
+        Case(
+            "half a degree apart",
+            (np.array([1.0, 0.0]), np.array([1.0, 0.0087])),
+            "About 0.5 degrees: arccos of the exact cos θ, with no shortcut for small angles.",
         ),
         Case(
             "two vectors a few degrees apart",
@@ -910,6 +924,16 @@ def _p_top_cases() -> list[Case]:
             "np.where computes both of its branches.",
         ),
         Case(
+            "t = 12 and 50,256 others",
+            (12.0, 50_256),
+            "t a little above ln n (about 10.8): P0 is about 0.77, far from 1; 1 - n exp(-t) is no approximation here.",
+        ),
+        Case(
+            "t = -12 and one other",
+            (-12.0, 1),
+            "P0 is about 6e-6: exp(t) / (exp(t) + n), with nothing dropped from the bottom.",
+        ),
+        Case(
             "t = -1 and three others",
             (-1.0, 3),
             "For t < 0, P0 = exp(t) / (exp(t) + n): near t = 0 neither term in the bottom can be dropped.",
@@ -965,6 +989,11 @@ def _gap_cases() -> list[Case]:
             "1 - P0 is small, but float64 holds it.",
         ),
         Case(
+            "P0 = 1e-4 with three others",
+            (1e-4, 3),
+            "P0 small but not tiny: ln(n P0) is no approximation here; keep the 1 - P0 in the bottom.",
+        ),
+        Case(
             "P0 = 1e-15 with three others",
             (1e-15, 3),
             "P0 tiny: t is far below 0 (about -33), beyond a search over a narrow range of t.",
@@ -972,7 +1001,8 @@ def _gap_cases() -> list[Case]:
         Case(
             "P0 = 1 - 1e-12 with 50,256 others",
             (1 - 1e-12, 50_256),
-            "P0 a hair below 1: t is about 38; ln(1 - P0) in float64 (np.log1p(-p) keeps its digits).",
+            "P0 a hair below 1: t is about 38. Solve in closed form, or search on 1 - P0: P0 itself is too "
+            "close to 1 for a search on it to resolve t.",
         ),
     ]
 
@@ -1181,9 +1211,12 @@ def _random_softmax(rng: np.random.Generator) -> tuple[Any, ...]:
 
 
 def _random_angle(rng: np.random.Generator) -> tuple[Any, ...]:
+    """Any two vectors, or two a small angle apart (1e-6 to 1e-1 radians): no shortcut fits both."""
     d = int(rng.integers(2, 6))
     u, v = _small(rng, d), _small(rng, d)
     u[0], v[-1] = u[0] or 0.5, v[-1] or -0.5  # never the zero vector
+    if rng.integers(0, 2):
+        v = u + np.linalg.norm(u) * 10.0 ** rng.uniform(-6, -1) * v / np.linalg.norm(v)
     return u, v
 
 
@@ -1193,12 +1226,16 @@ def _random_bias(rng: np.random.Generator) -> tuple[Any, ...]:
 
 
 def _random_p_top(rng: np.random.Generator) -> tuple[Any, ...]:
-    reach = float(rng.choice([5.0, 60.0]))  # half near t = 0, where approximations for large |t| fail
-    return round(float(rng.uniform(-reach, reach)), 2), int(rng.integers(1, 100_000))
+    """t near 0, near ln n (where P0 turns), and far out: no asymptote holds in all three."""
+    n = int(rng.integers(1, 100_000))
+    centre, reach = [(0.0, 5.0), (math.log(n), 20.0), (0.0, 60.0)][int(rng.integers(0, 3))]
+    return round(float(rng.uniform(centre - reach, centre + reach)), 2), n
 
 
 def _random_gap(rng: np.random.Generator) -> tuple[Any, ...]:
-    return round(float(rng.uniform(0.01, 0.999)), 3), int(rng.integers(1, 100_000))
+    """p anywhere in (0, 1), near 0 and near 1 too (drawn in log-odds from -25 to 25)."""
+    odds = float(rng.uniform(-25, 25))
+    return float(1 / (1 + math.exp(-odds))), int(rng.integers(1, 100_000))
 
 
 def _random_params(rng: np.random.Generator) -> tuple[Any, ...]:
@@ -1283,6 +1320,7 @@ _TASKS: tuple[Task, ...] = (
                 _E_AT_X,
                 _one_hot_right_length_d,
             ),
+            _Mistake("E @ one_hot", _E_AT_X, _one_hot_transposed),
             _Mistake(
                 "float64 one-hot",
                 "A one-hot vector in another dtype (float64 by default, or int) makes x @ E float64: "
@@ -1318,7 +1356,7 @@ _TASKS: tuple[Task, ...] = (
         "stable_softmax",
         "C",
         "stable_softmax(z)",
-        "softmax along the last axis of z, one distribution per row, with no NumPy warning even for logits of ±1000",
+        "softmax along the last axis of z (any number of dimensions), with no NumPy warning even for logits of ±1000",
         _FLOAT,
         softmax,
         _softmax_cases,
