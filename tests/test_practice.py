@@ -575,3 +575,15 @@ def test_a_list_answer_is_shown_as_a_list():
         return (E[ids] + 1).tolist()
 
     assert practice.check(embed_rows).got.startswith("a list, as an array")
+
+
+def test_a_nan_turned_into_zero_is_told_to_clip():
+    def angle_between(u, v):
+        c = float(u @ v) / (math.hypot(*u) * math.hypot(*v))
+        try:
+            return math.degrees(math.acos(c))
+        except ValueError:
+            return 0.0
+
+    report = practice.check(angle_between)
+    assert report.mistake == "NaN made 0" and "clip cos θ to [-1, 1]" in report.hint

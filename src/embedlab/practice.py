@@ -842,6 +842,11 @@ def _angle_clipped_at_0(u: Any, v: Any) -> Any:
     return float(np.degrees(np.arccos(np.clip(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)), 0, 1))))
 
 
+def _angle_nan_to_zero(u: Any, v: Any) -> Any:
+    with np.errstate(invalid="ignore"):
+        return float(np.nan_to_num(np.degrees(np.arccos(u @ v / (np.linalg.norm(u) * np.linalg.norm(v))))))
+
+
 def _angle_no_clip(u: Any, v: Any) -> Any:
     return float(np.degrees(np.arccos(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)))))
 
@@ -926,7 +931,7 @@ def _p_top_cases() -> list[Case]:
         Case(
             "t = 12 and 50,256 others",
             (12.0, 50_256),
-            "t a little above ln n (about 10.8): P0 is about 0.77, far from 1; 1 - n exp(-t) is no approximation here.",
+            "t a little above ln n (about 10.8): P0 is about 0.76, far from 1; 1 - n exp(-t) is no approximation here.",
         ),
         Case(
             "t = -12 and one other",
@@ -1001,7 +1006,7 @@ def _gap_cases() -> list[Case]:
         Case(
             "P0 = 1 - 1e-12 with 50,256 others",
             (1 - 1e-12, 50_256),
-            "P0 a hair below 1: t is about 38. Solve in closed form, or search on 1 - P0: P0 itself is too "
+            "P0 a hair below 1: t is about 38. Solve in closed form, or search on 1 - P0: P0 itself may be too "
             "close to 1 for a search on it to resolve t.",
         ),
     ]
@@ -1394,6 +1399,12 @@ _TASKS: tuple[Task, ...] = (
         (
             _Mistake("radians", "np.arccos answers in radians: convert with np.degrees.", _angle_radians),
             _Mistake("no norms", "u·v alone is not cos θ: divide by |u| |v|.", _angle_no_norm),
+            _Mistake(
+                "NaN made 0",
+                "Rounding pushed cos θ past -1 here, and the NaN (or math.acos's ValueError) was turned into 0: "
+                "clip cos θ to [-1, 1] instead, and arccos gives 180.",
+                _angle_nan_to_zero,
+            ),
             _Mistake(
                 "sign dropped",
                 "A negative cos θ means an angle above 90 degrees: keep its sign (no abs, no clip at 0).",
