@@ -1822,7 +1822,7 @@ def test_hostile_pass_4_right_values():
             lambda: embedlab.widgets.webp_bytes(np.broadcast_to(np.uint8(0), (16383, 16383, 4))),
             "rgba must hold at most",
         ),
-        (lambda: embedlab.corpus.context_windows([np.array([0, -5, 7])], k=2), "sentences must hold token ids"),
+        (lambda: embedlab.corpus.context_windows([np.array([0, -5, 7])], k=2), "sentences must be in [0, "),
         (lambda: embedlab.corpus.context_windows(np.array(5), 2), "sentences must be a sequence"),
         (lambda: embedlab.train.class_cosine(np.zeros((4, 3)), ["a", "a", "b", "b"]), "E must have no zero row"),
         (lambda: plots_mod.arrows([[1.0, 0.0], [0.0, 1.0]], labels=None), "labels must be a sequence of str"),
