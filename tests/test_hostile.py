@@ -2738,6 +2738,34 @@ def test_hostile_pass_18_rows():
     assert report.label == "a row from -1000 to 1000" and "mean or a median" not in report.hint
 
 
+def test_hostile_pass_19_rows():
+    """A metaclass that redefines __mro__ can neither run code in the __class__ guard nor hide a redefinition."""
+
+    class RaisingMro(type):
+        __mro__ = property(lambda c: 1 / 0)
+
+    class HidingMro(type):
+        __mro__ = property(lambda c: (c, object))
+
+    class OddMro(type):
+        __mro__ = property(lambda c: (1, 2))
+
+    class Liar:
+        __class__ = property(lambda s: float)
+
+    raising = RaisingMro("F", (float,), {})
+    hidden = HidingMro("H", (Liar,), {"__float__": lambda s: 1.0})
+    odd = OddMro("G", (float,), {})
+    for call, name in (
+        (lambda: embedlab.softmax([raising(1.0), 2.0]), "z"),
+        (lambda: embedlab.softmax(raising(1.0)), "z"),
+        (lambda: embedlab.saturation_prob(hidden(), 3), "t"),
+        (lambda: embedlab.softmax([odd(1.0), 2.0]), "z"),
+    ):
+        with pytest.raises(TypeError, match=rf"{name} must hold numbers, got '[FHG]', which redefines __class__"):
+            call()
+
+
 def test_float_range_digits_are_decimal_places_down_to_the_smallest_float():
     # digits counts decimal places, so a step of 1e-20 needs more than 17 of them; the refusal says how many
     assert float_range(1e-20, 5e-20, 1e-20, 21) == (1e-20, 2e-20, 3e-20, 4e-20, 5e-20)  # clean labels

@@ -202,11 +202,27 @@ _MAX_SEQUENCES = 2_000_000
 _EXACT_NUMBERS = frozenset({float, int, bool, complex, *(np.dtype(c).type for c in "?bBhHiIlLqQefdgFDG")})
 
 
+_TYPE_MRO = type.__dict__["__mro__"]  # read through type itself: a metaclass cannot redefine what these give
+_TYPE_DICT = type.__dict__["__dict__"]
+
+
 def _no_false_class(x: Any, name: str) -> None:
-    """Refuse an object whose class redefines ``__class__``: every isinstance check would ask it what it is."""
+    """Refuse an object whose class redefines ``__class__``: every isinstance check would ask it what it is.
+
+    The class's MRO and namespaces are read through ``type`` itself, so a metaclass that redefines
+    ``__mro__`` or ``__dict__`` cannot hide the redefinition or run code here.
+    """
     kind = type(x)
-    if kind not in _EXACT_NUMBERS and any("__class__" in vars(k) for k in kind.__mro__[:-1]):
-        raise TypeError(f"{name} must hold numbers, got {short_repr(kind.__name__)}, which redefines __class__")
+    if kind in _EXACT_NUMBERS:
+        return
+    lies = any("__class__" in _TYPE_DICT.__get__(k) for k in _TYPE_MRO.__get__(kind)[:-1]) or (
+        type(kind) is not type and any(m in _TYPE_DICT.__get__(type(kind)) for m in ("__mro__", "__dict__"))
+    )
+    if lies:
+        raise TypeError(
+            f"{name} must hold numbers, got {short_repr(type.__dict__['__qualname__'].__get__(kind))}, "
+            "which redefines __class__ or its class's __mro__"
+        )
 
 
 def _has(x: Any, attribute: str, name: str) -> bool:
