@@ -71,10 +71,17 @@ def test_explorer_is_rendered_at_twice_its_css_size(made):
 def test_explorer_live_image_is_given_its_css_size(made):
     pytest.importorskip("ipywidgets")
     _, ex, _ = made
-    image = ex.widget().children[-2]
-    assert image.layout.width == f"{ex.css_size[0]}px", "the live image must not be stretched to the cell"
-    assert image.layout.max_width == "100%"
-    assert pixels(image.value).size[0] == 2 * ex.css_size[0]
+    figure = ex.widget().children[-2]
+    assert figure.layout.width == f"{ex.css_size[0]}px", "the live image must not be stretched to the cell"
+    assert figure.layout.max_width == "100%"
+    images = [figure]
+    if ex.framed:  # the background, and the first frame of the nested Stacks above it
+        layer = figure.children[1]
+        while not hasattr(layer, "value"):
+            layer = layer.children[0]
+        images = [figure.children[0], layer]
+    for image in images:
+        assert pixels(image.value).size[0] == 2 * ex.css_size[0]
 
 
 def test_frame_over_background_is_the_figure(made):

@@ -2800,3 +2800,156 @@ def test_hostile_pass_8_adam_sized_under_an_address_space_limit():
         "embedlab.train.adam_step(p, {'E': np.full_like(p['E'], 0.5)}, st, 0.1)"
     )
     test_hostile_pass_6_sizes_under_an_address_space_limit(call)
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 20 found
+def _boom(*args: Any) -> Any:
+    raise ZeroDivisionError("boom")
+
+
+class _RaisingInt(int):  # an int whose own conversions and comparisons raise
+    __int__ = __index__ = __lt__ = __le__ = __gt__ = __ge__ = _boom
+
+
+class _RaisingFloat(float):  # a float whose own conversion and comparisons raise
+    __float__ = __lt__ = __le__ = __gt__ = __ge__ = _boom
+
+
+def _liar(claims: type) -> Any:
+    """An object that claims, through __getattribute__, to be of class ``claims``; its conversions raise."""
+    cls = type(
+        "G",
+        (),
+        {
+            "__getattribute__": lambda s, n: claims if n == "__class__" else object.__getattribute__(s, n),
+            "__int__": _boom,
+            "__index__": _boom,
+            "__float__": _boom,
+        },
+    )
+    return cls()
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: embedlab.saturation_prob(_liar(float), 3), "t"),
+        (lambda: embedlab.param_count(_liar(int), 4, tied=True), "vocab_size"),
+        (lambda: embedlab.lookup(np.eye(3), _liar(int)), "ids"),
+        (lambda: embedlab.lookup(np.eye(3), [0, _liar(int)]), "ids"),
+        (lambda: embedlab.softmax(np.ones((2, 2)), axis=_liar(int)), "axis"),
+        (lambda: float_range(0, 1, 0.5, _liar(int)), "digits"),
+        (lambda: practice_mod.task(_liar(int)), "name"),
+        (lambda: make_corpus(seed=_liar(int)), "seed"),
+        (lambda: Control("a", "a", (1, 2)).snap(_liar(int)), "a"),
+        (lambda: Control("a", "a", (_liar(float), 2.0)), "values of control 'a'"),
+    ],
+)
+def test_hostile_pass_20_liars_through_getattribute_are_refused(call, name):
+    """A class that answers __class__ through __getattribute__ passes for any class: refused by name."""
+    with pytest.raises(TypeError, match=rf"^{re.escape(name)} must"):
+        call()
+
+
+@pytest.mark.parametrize(
+    ("call", "plain"),
+    [
+        (lambda: embedlab.param_count(_RaisingInt(3), _RaisingInt(4), tied=True), lambda: param_count(3, 4, tied=True)),
+        (lambda: embedlab.one_hot([0, 2], _RaisingInt(3)), lambda: one_hot([0, 2], 3)),
+        (lambda: in_plane(_RaisingFloat(30.0), np.eye(2, 3)), lambda: in_plane(30.0, np.eye(2, 3))),
+        (lambda: embedlab.budget.padded_vocab(_RaisingInt(50257), _RaisingInt(64)), lambda: 50304),
+        (lambda: embedlab.scale.random_logits(8, seed=_RaisingInt(1)), lambda: embedlab.scale.random_logits(8, seed=1)),
+        (lambda: softmax(np.ones((2, 3)), axis=_RaisingInt(1)), lambda: softmax(np.ones((2, 3)), axis=1)),
+        (lambda: float_range(0, 1, 0.5, _RaisingInt(2)), lambda: (0.0, 0.5, 1.0)),
+        (lambda: t_quantile(_RaisingFloat(0.975), 10), lambda: t_quantile(0.975, 10)),
+        (lambda: t_interval([1.0, 2.0, 4.0], level=_RaisingFloat(0.9)), lambda: t_interval([1.0, 2.0, 4.0], level=0.9)),
+        (lambda: quiz_mod.within(_RaisingFloat(1.0), 1.05, 0.1), lambda: True),
+        (lambda: display.check_figsize((_RaisingFloat(5.0), 3)), lambda: (5.0, 3.0)),
+        (lambda: Control("a", "a", (_RaisingInt(1), 2)).snap(_RaisingFloat(1.9)), lambda: 2),
+        (
+            lambda: make_corpus(seed=_RaisingInt(0), n_train=5, zipf_exponent=_RaisingFloat(1.3)).train[0].tolist(),
+            lambda: make_corpus(seed=0, n_train=5).train[0].tolist(),
+        ),
+    ],
+)
+def test_hostile_pass_20_number_subclasses_are_read_by_their_stored_value(call, plain):
+    """An int or float subclass whose own __int__, __float__ or comparisons raise is read by the value it
+    holds (as Python's and NumPy's own types hold it): the right answer, never the subclass's exception."""
+    got, want = call(), plain()
+    if isinstance(want, np.ndarray):
+        np.testing.assert_array_equal(got, want)
+    else:
+        assert got == want
+
+
+def test_hostile_pass_20_practice_reports_what_the_learners_function_does():
+    """A raised exception whose metaclass breaks __name__, and exit(), are reported, not raised."""
+
+    class Meta(type):
+        __name__ = property(_boom)
+
+    Broken = Meta("Broken", (Exception,), {})
+
+    def raises(z):
+        raise Broken()
+
+    def returns(z):
+        return Broken()
+
+    def leaves(z):
+        raise SystemExit(3)
+
+    for fn, words in ((raises, "raised Broken"), (returns, "Broken"), (leaves, "raised SystemExit")):
+        report = practice_mod.check(fn, "stable_softmax")
+        assert not report.passed and words in str(report), str(report)
+
+
+@pytest.mark.timeout(60)
+def test_hostile_pass_20_report_wraps_a_long_word_in_linear_time():
+    # The wrap's pattern once retried from every letter of a long word: 400,000 letters took hours.
+    text = str(practice_mod.Report("t", 1, passed=False, case=1, label="a" * 400_000))
+    assert text.count("a") >= 400_000
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "words"),
+    [
+        (lambda: explorers_mod.one_hot_cost_explorer([("a", 10**200, 10**200)]), ValueError, "presets: V x d"),
+        (lambda: explorers_mod.one_hot_cost_explorer([("a|b", 4, 3)]), ValueError, "presets must have names"),
+        (lambda: explorers_mod.one_hot_cost_explorer([("a", 4, 3)] * 10**5), ValueError, "presets must hold at most"),
+        (
+            lambda: explorers_mod.one_hot_cost_explorer([type("L", (list,), {"__iter__": _boom})(["a", 4, 3])]),
+            TypeError,
+            "presets must hold",
+        ),
+        (lambda: display.check_figsize((10**400, 3)), ValueError, "figsize must be two positive numbers"),
+        (lambda: display.check_figsize({0: "5", 1: "3"}), TypeError, "figsize must be a"),
+        (lambda: display.check_figsize({1.0, 2.0}), TypeError, "figsize must be a"),
+        (lambda: plots_mod.new_figure(figsize=(5e-324, 3.0)), ValueError, "figsize must be two positive numbers"),
+        (lambda: embedlab.widgets.png_bytes(_tiny_figure()), ValueError, "fig must be a figure from"),
+        (lambda: Control("a", "a", itertools.count()), ValueError, "values of control 'a' must hold at most"),
+        (lambda: Control("a", "a", (type("H", (), {"__hash__": _boom})(),)), TypeError, "values of control 'a'"),
+        (lambda: quiz_mod.Exercise("q?", 0.5, solution="s", abs_tol=0.1, fmt="{:>1500000000}"), ValueError, "fmt"),
+        (lambda: quiz_mod.Exercise("q?", 0.5, solution="s", abs_tol=0.1, fmt="{:.500000000f}"), ValueError, "fmt"),
+        (lambda: Control("a", "a", (1, 2), fmt="{:>2000000000}"), ValueError, "fmt of control 'a' must not"),
+        (lambda: embedlab.logits.check_context(np.ones(3), 10**400, np.float64), ValueError, "d must be"),
+    ],
+)
+def test_hostile_pass_20_rows(call, error, words):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(error, match=f"^{re.escape(words)}"):
+            call()
+
+
+def _tiny_figure() -> Any:
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(5e-324, 3.0))
+
+
+@pytest.mark.timeout(120)
+def test_hostile_pass_20_endless_sentences_are_refused_at_the_count():
+    """An endless iterator of sentences is refused once it passes the most sentences allowed (it once took minutes)."""
+    with pytest.raises(ValueError, match="sentences must hold at most 1,500,000 sentences"):
+        embedlab.corpus.context_windows(itertools.repeat([0, 1]), 2)

@@ -14,6 +14,7 @@ checks that the slider check catches it.
 from __future__ import annotations
 
 import json
+import platform
 import re
 import statistics
 import time
@@ -38,6 +39,23 @@ ARTIFACTS = REPO / "_build" / "test-artifacts" / "lab"
 LATENCY_JSON = REPO / "_build" / "bench" / "lab-latency.json"
 
 PRESSES_PER_NOTEBOOK = 8  # at least; each slider is moved there and back
+NAIVE_NOTEBOOK = "naive-baseline.ipynb"
+# The explorers of notebooks A to H, each drawn the naive way in the same server (the baseline).
+NAIVE_EXPLORERS = (
+    "lookup_explorer",
+    "one_hot_cost_explorer",
+    "logits_explorer",
+    "alignment_explorer",
+    "flatten_explorer",
+    "saturation_explorer",
+    "budget_explorer",
+    "training_memory_explorer",
+    "scale_explorer",
+    "gradient_explorer",
+)
+DRAG_MOVES, DRAG_RATE = 20, 60  # a drag: 20 pointer moves at 60 per second
+# Goals (issue 22), reported beside the measurements, never asserted: machines differ up to 4x.
+TARGET_MEDIAN_MS, TARGET_RATIO, TARGET_DRAG_MS = 50, 0.25, 100
 RUN_TIMEOUT_S = 180  # restart and run all cells
 FIGURE_TIMEOUT_MS = 10_000  # key press to new figure (the measured median is far below)
 
@@ -63,7 +81,7 @@ _CELLS_JS = """() => {
 }"""
 
 _STATE_JS = """(box) => ({
-  src: box.querySelector('img.widget-image').src,
+  src: box.querySelector('img.embedlab-layer')?.src ?? null,
   readout: box.querySelector('.embedlab-readout')?.textContent ?? null,
   sliders: [...box.querySelectorAll('.widget-slider')].map(s => ({
     label: s.querySelector('.widget-label').textContent,
@@ -81,19 +99,30 @@ _PICTURE_HASH_JS = """async (img) => {
 }"""
 
 # Timestamps in the page: the key's keydown (capture phase, before the slider sees it) and the
-# first change of the figure's src after it.
-_PROBE_INSTALL_JS = """(img) => {
-  window.__embedlabProbe = {key: null, change: null, src: img.src};
+# first change of the figure after it: the moving layer's image shown in the explorer gets a new
+# src (the kernel sent a new PNG), or another image takes its place (a pre-rendered frame).
+_PROBE_INSTALL_JS = """(box) => {
+  const shown = () => box.querySelector('img.embedlab-layer')?.src ?? null;
+  window.__embedlabProbe = {key: null, change: null, src: shown(), changes: []};
+  window.__embedlabShown = shown;  // the explorer under test (a page may hold several)
   window.addEventListener('keydown', () => {
     const p = window.__embedlabProbe;
     if (p.key === null) p.key = performance.now();
   }, true);
   new MutationObserver(() => {
-    const p = window.__embedlabProbe;
-    if (p.change === null && img.src !== p.src) p.change = performance.now();
-  }).observe(img, {attributes: true, attributeFilter: ['src']});
+    if (window.__embedlabShown !== shown) return;  // an explorer tested before
+    const p = window.__embedlabProbe, now = shown();
+    if (now !== null && now !== p.src) {
+      const t = performance.now();
+      if (p.change === null) p.change = t;
+      p.changes.push(t);
+      p.src = now;
+    }
+  }).observe(box, {attributes: true, childList: true, subtree: true});  // an image's src is set before it is shown
 }"""
-_PROBE_ARM_JS = "(img) => { window.__embedlabProbe = {key: null, change: null, src: img.src}; }"
+_PROBE_ARM_JS = (
+    "() => { window.__embedlabProbe = {key: null, change: null, src: window.__embedlabShown(), changes: []}; }"
+)
 
 
 # -- notebook copies ----------------------------------------------------------------------------
@@ -159,8 +188,26 @@ def serve_copies(tmp_path_factory: pytest.TempPathFactory, prefix: str, names: l
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
-    """A JupyterLab server on a temporary copy of the chapter's notebooks."""
-    yield from serve_copies(tmp_path_factory, "lab", NOTEBOOKS)
+    """A JupyterLab server on a temporary copy of the chapter's notebooks, and the naive baseline's notebook."""
+    for server in serve_copies(tmp_path_factory, "lab", NOTEBOOKS):
+        write_naive_notebook(server.root / NAIVE_NOTEBOOK)
+        yield server
+
+
+def write_naive_notebook(path: Path) -> None:
+    """A notebook showing every explorer of the chapter drawn the naive way (a new figure on each move)."""
+    sources = ["from embedlab._naive import naive_explorer", *(f'naive_explorer("{n}")' for n in NAIVE_EXPLORERS)]
+    cells = [
+        {"cell_type": "code", "execution_count": None, "id": f"naive-{i}", "metadata": {}, "outputs": [], "source": src}
+        for i, src in enumerate(sources)
+    ]
+    nb = {
+        "cells": cells,
+        "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path.write_text(json.dumps(nb, indent=1), encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -170,45 +217,82 @@ def browser(lab: LabServer, chromium: Any) -> Iterator[Any]:
 
 
 class LatencyReport:
-    """Key-press-to-figure times per notebook: written to JSON and shown in the session summary."""
+    """Key-press-to-figure times per notebook, the naive baseline's, and drags: JSON and the session summary."""
 
     def __init__(self) -> None:
         self.samples: dict[str, list[float]] = {}
+        self.naive: dict[str, list[float]] = {}
+        self.drags: dict[str, dict[str, Any]] = {}
 
     def summary(self) -> dict[str, Any]:
         every = [ms for samples in self.samples.values() for ms in samples]
+        naive = [ms for samples in self.naive.values() for ms in samples]
+        live_ms = round(statistics.median(every), 1) if every else None
+        naive_ms = round(statistics.median(naive), 1) if naive else None
         return {
-            "measured": "JupyterLab: keydown on a slider handle to the explorer image's src change (ms)",
+            "measured": "JupyterLab: keydown on a slider handle to the explorer's figure changing (ms)",
             "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "target_median_ms": 50,
-            "naive_baseline_ms": 85,
-            "overall_median_ms": round(statistics.median(every), 1) if every else None,
+            "cpu": cpu_model(),
+            "target_median_ms": TARGET_MEDIAN_MS,
+            "target_ratio": TARGET_RATIO,
+            "target_drag_ms": TARGET_DRAG_MS,
+            "overall_median_ms": live_ms,
             "presses": len(every),
+            "naive_median_ms": naive_ms,
+            "naive_presses": len(naive),
+            "ratio": round(live_ms / naive_ms, 3) if live_ms and naive_ms else None,
             "notebooks": {
                 name: {"median_ms": round(statistics.median(s), 1), "samples_ms": [round(x, 1) for x in s]}
                 for name, s in self.samples.items()
             },
+            "naive": {
+                name: {"median_ms": round(statistics.median(s), 1), "samples_ms": [round(x, 1) for x in s]}
+                for name, s in self.naive.items()
+            },
+            "drags": self.drags,
         }
 
     def write(self) -> None:
-        if self.samples:
+        if self.samples or self.naive or self.drags:
             LATENCY_JSON.parent.mkdir(parents=True, exist_ok=True)
             LATENCY_JSON.write_text(json.dumps(self.summary(), indent=2) + "\n", encoding="utf-8")
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        if not self.samples:
+        if not (self.samples or self.naive or self.drags):
             return
         data = self.summary()
+        write = terminalreporter.write_line
         terminalreporter.section("JupyterLab slider latency (key press to new figure; reported, not asserted)")
         for name, entry in data["notebooks"].items():
-            terminalreporter.write_line(
-                f"{name:<28} median {entry['median_ms']:6.1f} ms  ({len(entry['samples_ms'])} presses)"
+            write(f"{name:<28} median {entry['median_ms']:6.1f} ms  ({len(entry['samples_ms'])} presses)")
+        if data["overall_median_ms"] is not None:
+            write(
+                f"{'overall':<28} median {data['overall_median_ms']:6.1f} ms  ({data['presses']} presses; "
+                f"goal < {TARGET_MEDIAN_MS} ms)"
             )
-        terminalreporter.write_line(
-            f"{'overall':<28} median {data['overall_median_ms']:6.1f} ms  ({data['presses']} presses; "
-            f"target < {data['target_median_ms']} ms, naive baseline ~{data['naive_baseline_ms']} ms)"
-        )
-        terminalreporter.write_line(f"written to {LATENCY_JSON.relative_to(REPO)}")
+        for name, entry in data["naive"].items():
+            write(f"{'naive ' + name:<28} median {entry['median_ms']:6.1f} ms  ({len(entry['samples_ms'])} presses)")
+        if data["naive_median_ms"] is not None:
+            write(f"{'naive overall':<28} median {data['naive_median_ms']:6.1f} ms  ({data['naive_presses']} presses)")
+        if data["ratio"] is not None:
+            write(f"ratio explorers / naive, same server: {data['ratio']:.3f} (goal <= {TARGET_RATIO})")
+        for name, d in data["drags"].items():
+            write(
+                f"drag {name}: {d['moves']} moves at {d['rate_per_s']}/s, last move to final figure "
+                f"{d['last_move_to_final_ms']:.1f} ms (goal <= {TARGET_DRAG_MS} ms); {d['figures_shown']} figures shown"
+            )
+        write(f"on {data['cpu']}; written to {LATENCY_JSON.relative_to(REPO)}")
+
+
+def cpu_model() -> str:
+    """The CPU's model name (from /proc/cpuinfo on Linux), which the latencies depend on."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
 
 
 @pytest.fixture(scope="module")
@@ -331,6 +415,18 @@ def shown_explorers(notebook: Path) -> int:
     return sum(bool(last) and re.search(r"_explorer\(.*\)\s*$", last[0]) is not None for last in lasts)
 
 
+def explorer_boxes(page: Any, expected: int | None = None) -> Any:
+    """The live explorers (sliders, figure, readout) the open notebook shows, once the first is shown."""
+    boxes = page.locator(".jp-NotebookPanel .widget-vbox:has(img.embedlab-layer):has(.embedlab-readout)")
+    try:
+        boxes.first.wait_for(timeout=30_000)
+    except PlaywrightTimeoutError:
+        raise AssertionError("no live explorer (sliders, image, readout) is shown") from None
+    if expected is not None:
+        assert boxes.count() == expected, f"expected {expected} explorer(s), found {boxes.count()}"
+    return boxes
+
+
 def check_explorer(page: Any, presses: int = PRESSES_PER_NOTEBOOK, expected: int | None = None) -> list[float]:
     """Move every slider of each of the notebook's explorers with the keyboard, there and back.
 
@@ -338,23 +434,16 @@ def check_explorer(page: Any, presses: int = PRESSES_PER_NOTEBOOK, expected: int
     must restore the first figure and readout. Raises AssertionError naming what did not follow.
     Returns the latencies (ms) of every explorer's moves.
     """
-    boxes = page.locator(".jp-NotebookPanel .widget-vbox:has(img.widget-image):has(.embedlab-readout)")
-    try:
-        boxes.first.wait_for(timeout=30_000)
-    except PlaywrightTimeoutError:
-        raise AssertionError("no live explorer (sliders, image, readout) is shown") from None
-    found = boxes.count()
-    if expected is not None:
-        assert found == expected, f"expected {expected} explorer(s), found {found}"
+    boxes = explorer_boxes(page, expected)
     latencies: list[float] = []
-    for i in range(found):
+    for i in range(boxes.count()):
         latencies += _check_one_explorer(page, boxes.nth(i), presses)
     return latencies
 
 
 def _check_one_explorer(page: Any, box: Any, presses: int) -> list[float]:
     box.scroll_into_view_if_needed()
-    img = box.locator("img.widget-image")
+    img = box.locator("img.embedlab-layer")
     # Sharp, not stretched: the image is shown at its CSS size, half its pixels (it is rendered at 2x).
     img.evaluate("i => i.decode()")
     size = img.evaluate("i => ({shown: i.getBoundingClientRect().width, pixels: i.naturalWidth})")
@@ -367,7 +456,7 @@ def _check_one_explorer(page: Any, box: Any, presses: int) -> list[float]:
     assert start["sliders"], "the explorer has no slider"
     assert start["readout"], "the explorer has no readout text"
     start_hash = picture_hash(img)
-    img.evaluate(_PROBE_INSTALL_JS)
+    box.evaluate(_PROBE_INSTALL_JS)
     latencies: list[float] = []
 
     def press(k: int, key: str, expect_back: bool) -> None:
@@ -375,7 +464,7 @@ def _check_one_explorer(page: Any, box: Any, presses: int) -> list[float]:
         label = before["sliders"][k]["label"]
         what = f"after {key} on slider {label!r} (at {before['sliders'][k]['shown']!r})"
         handles.nth(k).focus()
-        img.evaluate(_PROBE_ARM_JS)
+        page.evaluate(_PROBE_ARM_JS)
         page.keyboard.press(key)
         try:
             page.wait_for_function(
@@ -438,10 +527,13 @@ def test_notebook_runs_and_explorer_responds(name: str, lab: LabServer, browser:
 
 
 BREAK_REDRAW = """\
-# Inserted by tests/test_lab.py: sliders still move, the figure never redraws.
+# Inserted by tests/test_lab.py: sliders still move, the figure never redraws (neither the
+# kernel's redraw nor the browser's links to the pre-rendered frames).
+import ipywidgets
 from embedlab.widgets import Explorer
 
 Explorer._on_change = lambda self, name: (lambda change: None)
+ipywidgets.jslink = lambda *links: None
 """
 
 
@@ -454,3 +546,105 @@ def test_broken_redraw_is_caught(lab: LabServer, browser: Any) -> None:
         check_cells(restart_and_run_all(page), lab.root / name)
         with pytest.raises(AssertionError, match="the figure did not change"):
             check_explorer(page, presses=2)
+
+
+@pytest.mark.timeout(600)
+def test_naive_baseline_in_the_same_server(lab: LabServer, browser: Any, latency: LatencyReport) -> None:
+    """The same presses on every explorer drawn the naive way (a new figure per move): the ratio's baseline."""
+    with notebook_page(browser, lab, NAIVE_NOTEBOOK, "test-naive") as page:
+        check_cells(restart_and_run_all(page), lab.root / NAIVE_NOTEBOOK)
+        boxes = explorer_boxes(page, expected=len(NAIVE_EXPLORERS))
+        for i, name in enumerate(NAIVE_EXPLORERS):
+            latency.naive[name] = _check_one_explorer(page, boxes.nth(i), PRESSES_PER_NOTEBOOK)
+
+
+# A drag's pointer moves, timed in the page (the pointer events the slider itself receives).
+_POINTER_JS = """() => {
+  window.__embedlabMoves = [];
+  if (!window.__embedlabPointer) {
+    window.__embedlabPointer = true;
+    window.addEventListener('pointermove', () => {
+      if (window.__embedlabMoves) window.__embedlabMoves.push(performance.now());
+    }, true);
+  }
+}"""
+
+DRAGS = [  # (notebook, explorer on the page, slider, what it shows)
+    ("F-saturation.ipynb", 0, 0, "F, pre-rendered frames"),
+    ("C-tied-logits.ipynb", 0, 0, "C, kernel redraw"),
+    (NAIVE_NOTEBOOK, NAIVE_EXPLORERS.index("saturation_explorer"), 0, "F drawn the naive way"),
+]
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize(("name", "index", "slider", "label"), DRAGS, ids=[d[3] for d in DRAGS])
+def test_drag_ends_on_the_final_figure(
+    name: str, index: int, slider: int, label: str, lab: LabServer, browser: Any, latency: LatencyReport
+) -> None:
+    """Drag a slider (20 moves at 60 per second): the figure follows, and ends on the final value's figure.
+
+    Reported: the time from the last pointer move to the last change of the figure. Checked: the
+    figure after the drag is the one the keyboard shows for that value (move away and back).
+    """
+    with notebook_page(browser, lab, name, f"test-drag-{label}") as page:
+        check_cells(restart_and_run_all(page), lab.root / name)
+        box = explorer_boxes(page).nth(index)
+        box.scroll_into_view_if_needed()
+        box.evaluate(_PROBE_INSTALL_JS)
+        before = box.evaluate(_STATE_JS)["sliders"][slider]
+        box.locator(".widget-slider").nth(slider).scroll_into_view_if_needed()
+        page.wait_for_timeout(300)  # JupyterLab may still be settling its scroll
+        box.locator(".widget-slider").nth(slider).scroll_into_view_if_needed()
+        track = box.locator(".widget-slider .noUi-base").nth(slider).bounding_box()
+        handle = box.locator(".widget-slider .noUi-handle").nth(slider).bounding_box()
+        x0, y = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
+        x1 = track["x"] + track["width"] if x0 < track["x"] + track["width"] / 2 else track["x"]
+        page.evaluate(_POINTER_JS)
+        page.mouse.move(x0, y)
+        page.mouse.down()
+        page.evaluate(_PROBE_ARM_JS)
+        start = time.perf_counter()
+        for i in range(1, DRAG_MOVES + 1):
+            time.sleep(max(0.0, start + i / DRAG_RATE - time.perf_counter()))
+            page.mouse.move(x0 + (x1 - x0) * i / DRAG_MOVES, y)
+        page.mouse.up()
+        last_seen, quiet_since = -1, time.monotonic()
+        while time.monotonic() - quiet_since < 1.5:  # until the figure has not changed for 1.5 s
+            n = page.evaluate("() => window.__embedlabProbe.changes.length")
+            if n != last_seen:
+                last_seen, quiet_since = n, time.monotonic()
+            assert time.monotonic() - start < 30, "the figure was still changing 30 s after the drag"
+            page.wait_for_timeout(100)
+        probe = page.evaluate("() => window.__embedlabProbe")
+        moves = page.evaluate("() => window.__embedlabMoves")
+        after = box.evaluate(_STATE_JS)
+        assert after["sliders"][slider]["now"] != before["now"], f"the drag did not move the slider ({label})"
+        assert probe["changes"], f"the figure did not change during the drag ({label})"
+        last_move = max(moves)
+        latency.drags[label] = {
+            "notebook": name.removesuffix(".ipynb"),
+            "route": label.split(", ", 1)[-1] if name != NAIVE_NOTEBOOK else "naive",
+            "moves": DRAG_MOVES,
+            "rate_per_s": DRAG_RATE,
+            "pointer_moves_seen": len(moves),
+            "figures_shown": len(probe["changes"]),
+            "last_move_to_final_ms": round(max(0.0, max(probe["changes"]) - last_move), 1),
+            "first_move_to_first_figure_ms": round(probe["changes"][0] - min(moves), 1),
+        }
+        # The figure left by the drag is the one the keyboard shows for the final value.
+        settled = picture_hash(box.locator("img.embedlab-layer"))
+        at_end = after["sliders"][slider]["now"] >= after["sliders"][slider]["max"]
+        handles = box.locator(".widget-slider .noUi-handle")
+        for key in ("ArrowLeft", "ArrowRight") if at_end else ("ArrowRight", "ArrowLeft"):
+            handles.nth(slider).focus()
+            page.evaluate(_PROBE_ARM_JS)
+            page.keyboard.press(key)
+            page.wait_for_function("() => window.__embedlabProbe.change !== null", timeout=FIGURE_TIMEOUT_MS)
+        page.wait_for_function(
+            "([b, t]) => b.querySelector('.embedlab-readout')?.textContent === t",
+            arg=[box.element_handle(), after["readout"]],
+            timeout=5_000,
+        )
+        assert picture_hash(box.locator("img.embedlab-layer")) == settled, (
+            f"the figure after the drag is not the final value's figure ({label})"
+        )

@@ -563,9 +563,11 @@ def test_repr_mimebundle_falls_back_when_widget_fails(monkeypatch):
     assert set(bundle) == {"text/plain", "text/html"}
 
 
-def test_widget_sliders_drive_figure_and_readout():
+def test_unframed_widget_sliders_drive_the_kernel_figure_and_readout():
+    """Not every value pre-rendered: each move redraws the kept figure in the kernel and sends it."""
     pytest.importorskip("ipywidgets")
-    ex = toy_explorer()
+    ex = toy_explorer(every_b=2)
+    assert not ex.framed
     box = ex.widget()
     assert ex.widget() is box  # built once
     sliders = box.children[: len(ex.controls)]
@@ -573,12 +575,71 @@ def test_widget_sliders_drive_figure_and_readout():
     assert [s.value for s in sliders] == [1, 0.5]
     assert list(sliders[0].options) == [("a=0", 0), ("a=1", 1), ("a=2", 2), ("a=3", 3)]
     image, readout = box.children[-2], box.children[-1]
+    assert "embedlab-layer" in image._dom_classes
     first = image.value
     sliders[0].value = 3
     assert ex.values["a"] == 3
     assert image.value != first
     np.testing.assert_array_equal(decode(image.value), decode(ex.png()))
     assert readout.value == '<p class="embedlab-readout">a = 3, b = +0.5 &amp; &lt;ok&gt;</p>'
+
+
+def leaf(tree, positions):
+    """The widget a nested Stack shows when its levels sit at ``positions`` (as the browser's links set them)."""
+    for pos in positions:
+        tree = tree.children[pos]
+    return tree
+
+
+def test_framed_widget_swaps_prerendered_frames_in_the_browser():
+    """Every value pre-rendered: the layer and readout are nested Stacks of the frames, linked to the sliders."""
+    w = pytest.importorskip("ipywidgets")
+    ex = toy_explorer()
+    assert ex.framed
+    box = ex.widget()
+    sliders = box.children[:2]
+    figure, readouts = box.children[-2], box.children[-1]
+    background, layer = figure.children
+    assert "embedlab-background" in background._dom_classes and background.value == ex.background()
+    assert background.layout.grid_area == layer.layout.grid_area  # one grid cell: the layer lies on the background
+    assert figure.layout.width == f"{ex.css_size[0]}px" and figure.layout.max_width == "100%"
+    # Each Stack of level k follows slider k in the browser: a jslink from its index to the Stack's child.
+    links = {(id(lk.source[0]), lk.source[1], id(lk.target[0]), lk.target[1]) for lk in ex._links}
+    assert all(isinstance(lk, w.widget_link.Link) for lk in ex._links)
+
+    def stacks(tree, level):
+        yield tree, level
+        if level + 1 < len(sliders):
+            for child in tree.children:
+                yield from stacks(child, level + 1)
+
+    for tree in (layer, readouts):
+        for stack, level in stacks(tree, 0):
+            assert isinstance(stack, w.Stack) and len(stack.children) == len(ex.controls[level].values)
+            assert (id(sliders[level]), "index", id(stack), "selected_index") in links
+    # Every combination of positions shows the figure and readout of those values.
+    frames = ex.frames()
+    for i, a in enumerate(A_VALUES):
+        for j, b in enumerate(B_VALUES):
+            image, text = leaf(layer, (i, j)), leaf(readouts, (i, j))
+            assert "embedlab-layer" in image._dom_classes
+            assert (image.value, text.value) == (
+                frames[i * len(B_VALUES) + j][0],
+                f'<p class="embedlab-readout">{html.escape(f"a = {a}, b = {b:+.1f} & <ok>")}</p>',
+            )
+            shown = Image.alpha_composite(
+                Image.open(io.BytesIO(background.value)).convert("RGBA"),
+                Image.open(io.BytesIO(image.value)).convert("RGBA"),
+            )
+            oracle = toy_explorer(a=a, b=b)
+            want = np.asarray(Image.open(io.BytesIO(oracle.png())).convert("RGBA"), dtype=int)
+            diff = np.abs(np.asarray(shown, dtype=int) - want)
+            assert diff.max() <= 3, f"frame at a={a}, b={b} differs from the figure by {diff.max()} levels"
+    # The Stacks start at the sliders' positions, and the kernel follows a move (values, figure, readout).
+    assert [layer.selected_index, layer.children[1].selected_index] == [1, 2]
+    sliders[1].value = -1.0
+    assert ex.values == {"a": 1, "b_": -1.0} and ex.readout == "a = 1, b = -1.0 & <ok>"
+    np.testing.assert_array_equal(decode(ex.png()), decode(toy_explorer(a=1, b=-1.0).png()))
 
 
 def test_to_html_after_moving_to_a_value_without_a_frame():

@@ -27,6 +27,9 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import re
+import string
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -35,14 +38,41 @@ import numpy as np
 _REPR_LIMIT = 40
 
 
+#: Widest field (and most decimals) a format string may ask for: a number is never shown wider.
+MAX_FORMAT_WIDTH = 1000
+
+
+def check_format(fmt: str, name: str) -> None:
+    """Refuse a format string that asks for a field wider, or more decimals, than :data:`MAX_FORMAT_WIDTH`.
+
+    ``"{:>2000000000}".format(x)`` would allocate gigabytes before any error; every run of digits
+    in a field's format spec (width, precision, even a digit fill) is read as a size and bounded.
+    """
+    try:
+        fields = list(string.Formatter().parse(fmt))
+    except ValueError as exc:
+        raise ValueError(f"{name} must be a valid format string, got {short_repr(fmt)} ({exc})") from None
+    for _, _, spec, _ in fields:
+        for digits in re.findall(r"\d+", spec or ""):
+            if len(digits) > 4 or int(digits) > MAX_FORMAT_WIDTH:
+                raise ValueError(
+                    f"{name} must not ask for a width or precision above {MAX_FORMAT_WIDTH}, got {short_repr(fmt)}"
+                )
+
+
 def short_repr(x: Any, limit: int = _REPR_LIMIT) -> str:
     """``repr(x)`` cut to ``limit`` characters, never the whole of a huge input."""
-    if isinstance(x, np.ndarray):
-        return f"array(dtype={x.dtype}, shape={x.shape})"
-    if isinstance(x, (str, bytes)) and len(x) > 4 * limit:
-        x = x[: 2 * limit]  # repr of a huge string would itself be huge: cut before quoting
-    if isinstance(x, int) and x.bit_length() > 4 * limit:  # repr of a huge int is slow, or refused past 4300 digits
-        return f"<an int of {x.bit_length():,} bits>"
+    kind = type(x)  # by type, not isinstance: an object may lie about its class
+    if issubclass(kind, np.ndarray):
+        return (
+            f"array(dtype={np.ndarray.__dict__['dtype'].__get__(x)}, shape={np.ndarray.__dict__['shape'].__get__(x)})"
+        )
+    if issubclass(kind, (str, bytes)) and (str.__len__(x) if issubclass(kind, str) else bytes.__len__(x)) > 4 * limit:
+        x = (str if issubclass(kind, str) else bytes).__getitem__(x, slice(0, 2 * limit))  # cut before quoting
+    if (
+        issubclass(kind, int) and int.bit_length(x) > 4 * limit
+    ):  # repr of a huge int is slow, or refused past 4300 digits
+        return f"<an int of {int.bit_length(x):,} bits>"
     try:
         text = repr(x)
     except Exception:  # a broken __repr__ must not turn a clean error into another one
@@ -54,9 +84,10 @@ def short_repr(x: Any, limit: int = _REPR_LIMIT) -> str:
 
 def _describe(x: Any) -> str:
     """A short description of what arrived, for error messages."""
-    if isinstance(x, np.ndarray):
-        return f"an array of dtype {x.dtype} and shape {x.shape}"
-    return f"{type(x).__name__} {short_repr(x)}"
+    if issubclass(type(x), np.ndarray):
+        dtype, shape = (np.ndarray.__dict__[a].__get__(x) for a in ("dtype", "shape"))  # not the subclass's own
+        return f"an array of dtype {dtype} and shape {shape}"
+    return f"{type.__dict__['__name__'].__get__(type(x))} {short_repr(x)}"
 
 
 #: Address space kept free under ``RLIMIT_AS`` for what NumPy's BLAS allocates inside a product.
@@ -112,6 +143,7 @@ def check_size(value: Any, name: str) -> int:
     _no_false_class(value, name)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be a positive integer, got {_describe(value)}")
+    value = _plain_int(value, name)
     if abs(int(value)).bit_length() > 8192:  # no size is this large; past 4,300 digits Python will not print it
         raise ValueError(f"{name} must be a positive integer below 2**8192, got {short_repr(int(value))}")
     if value <= 0:
@@ -134,6 +166,7 @@ def check_real(value: Any, name: str, *, finite: bool = True) -> float:
         value = value[()]
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {_describe(value)}")
+    value = _plain_real(value, name)
     try:
         with np.errstate(over="ignore"):  # a longdouble beyond float64 becomes inf
             x = float(value)
@@ -204,25 +237,91 @@ _EXACT_NUMBERS = frozenset({float, int, bool, complex, *(np.dtype(c).type for c 
 
 _TYPE_MRO = type.__dict__["__mro__"]  # read through type itself: a metaclass cannot redefine what these give
 _TYPE_DICT = type.__dict__["__dict__"]
+_TYPE_FLAGS = type.__dict__["__flags__"]
+_TYPE_NAME = type.__dict__["__qualname__"]
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class written in Python (a builtin or NumPy's own is not)
+
+
+def _lies_about_class(kind: type) -> bool:
+    """Whether ``kind`` (or its metaclass) can make ``isinstance`` answer for a class it is not.
+
+    ``isinstance(x, C)`` asks ``x.__class__`` when ``type(x)`` is not ``C``: a class that redefines
+    ``__class__``, or a class written in Python that redefines ``__getattribute__`` (which answers
+    that lookup), can pass for any class. A metaclass that redefines ``__mro__`` or ``__dict__``
+    could hide either; the class's MRO and namespaces are read through ``type`` itself.
+    """
+    if type(kind) is not type and any(m in _TYPE_DICT.__get__(type(kind)) for m in ("__mro__", "__dict__")):
+        return True
+    for k in _TYPE_MRO.__get__(kind)[:-1]:
+        namespace = _TYPE_DICT.__get__(k)
+        if "__class__" in namespace or ("__getattribute__" in namespace and _TYPE_FLAGS.__get__(k) & _HEAP_TYPE):
+            return True
+    return False
 
 
 def _no_false_class(x: Any, name: str) -> None:
-    """Refuse an object whose class redefines ``__class__``: every isinstance check would ask it what it is.
-
-    The class's MRO and namespaces are read through ``type`` itself, so a metaclass that redefines
-    ``__mro__`` or ``__dict__`` cannot hide the redefinition or run code here.
-    """
+    """Refuse an object whose class can lie about its class: every isinstance check would ask it what it is."""
     kind = type(x)
     if kind in _EXACT_NUMBERS:
         return
-    lies = any("__class__" in _TYPE_DICT.__get__(k) for k in _TYPE_MRO.__get__(kind)[:-1]) or (
-        type(kind) is not type and any(m in _TYPE_DICT.__get__(type(kind)) for m in ("__mro__", "__dict__"))
-    )
-    if lies:
+    if _lies_about_class(kind):
         raise TypeError(
-            f"{name} must hold numbers, got {short_repr(type.__dict__['__qualname__'].__get__(kind))}, "
-            "which redefines __class__ or its class's __mro__"
+            f"{name} must hold numbers, got {short_repr(_TYPE_NAME.__get__(kind))}, which redefines __class__ "
+            "or __getattribute__, or its class's __mro__"
         )
+
+
+def _plain_int(value: Any, name: str) -> int:
+    """The exact value of an integer as a plain Python int, read without the value's own methods where
+    Python or NumPy holds it (a subclass of int may redefine ``__int__``, ``__index__`` or ``<=``)."""
+    kind = type(value)
+    if kind is int:
+        return value
+    if issubclass(kind, int):
+        return int.__index__(value)  # int's own: the stored value, whatever the subclass redefines
+    if issubclass(kind, np.integer):
+        return np.asarray(value).item()  # the scalar's stored value (NumPy's conversion runs no Python method)
+    try:  # another Integral (registered with numbers): only its own conversion can say
+        out = int.__index__(int(value))
+    except Exception as exc:
+        raise TypeError(
+            f"{name} must be an integer, got {_describe(value)} whose int() fails ({type(exc).__name__})"
+        ) from None
+    return out
+
+
+def exact_int(value: Any, name: str) -> int:
+    """``value``, already known to be an Integral, as a plain int: refused if it lies about its class."""
+    _no_false_class(value, name)
+    return _plain_int(value, name)
+
+
+def exact_real(value: Any, name: str) -> Any:
+    """``value``, already known to be a Real, as a plain int or float: refused if it lies about its class."""
+    _no_false_class(value, name)
+    return _plain_real(value, name)
+
+
+def _plain_real(value: Any, name: str) -> Any:
+    """A real number as a plain Python int or float (or NumPy longdouble), read as :func:`_plain_int` does."""
+    kind = type(value)
+    if kind in (int, float) or kind is np.longdouble:
+        return value
+    if issubclass(kind, numbers.Integral) and not issubclass(kind, (bool, np.bool_)):
+        return _plain_int(value, name)
+    if issubclass(kind, float):
+        return float.__float__(value)  # float's own (NumPy's float64 is one)
+    if issubclass(kind, np.floating):
+        return np.asarray(value)[()]  # an exact NumPy scalar of the same precision
+    try:  # another Real: a Rational as a plain Fraction (exact, however large), any other by its float()
+        if isinstance(value, numbers.Rational):
+            return Fraction(int.__index__(int(value.numerator)), int.__index__(int(value.denominator)))
+        with np.errstate(over="ignore"):
+            return float.__float__(float(value))
+    except Exception as exc:
+        raise TypeError(
+            f"{name} must be a real number, got {_describe(value)} whose conversion fails ({type(exc).__name__})"
+        ) from None
 
 
 def _has(x: Any, attribute: str, name: str) -> bool:
@@ -610,6 +709,7 @@ def check_axis(axis: Any, ndim: int, name: str = "axis") -> int:
     _no_false_class(axis, name)
     if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, numbers.Integral):
         raise TypeError(f"{name} must be an int, got {_describe(axis)}")
+    axis = _plain_int(axis, name)
     if not -ndim <= axis < ndim:
         raise ValueError(
             f"{name} must be in [{-ndim}, {ndim - 1}] for an array with {ndim} dimension(s), got {short_repr(axis)}"

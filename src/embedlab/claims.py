@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import _describe, as_array, short_repr
+from ._validation import _describe, as_array, exact_int, short_repr
 
 __all__ = [
     "MAX_VALUES",
@@ -193,6 +193,7 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
         raise TypeError(f"label must be a str, got {_describe(label)}")
     if isinstance(decimals, (bool, np.bool_)) or not isinstance(decimals, numbers.Integral):
         raise TypeError(f"decimals must be an int, got {_describe(decimals)}")
+    decimals = exact_int(decimals, "decimals")
     if not 0 <= decimals <= 17:
         raise ValueError(f"decimals must be in [0, 17], the digits a float64 holds, got {short_repr(decimals)}")
     d = _as_float64(draft, "draft")

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import _has, as_array, check_ids, check_nbytes, check_size, short_repr
+from ._validation import _has, as_array, check_ids, check_nbytes, check_size, exact_int, exact_real, short_repr
 
 __all__ = [
     "CLASSES",
@@ -232,7 +232,8 @@ def make_corpus(
     (60, 18)
     """
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be a non-negative int, got {type(seed).__name__} {seed!r}")
+        raise TypeError(f"seed must be a non-negative int, got {type(seed).__name__} {short_repr(seed)}")
+    seed = exact_int(seed, "seed")
     if seed < 0:
         raise ValueError(f"seed must be a non-negative int, got {seed}")
     n_train = check_size(n_train, "n_train")
@@ -241,15 +242,19 @@ def make_corpus(
     for name, n in (("n_train", n_train), ("n_valid", n_valid), ("n_test", n_test)):
         if n > MAX_SENTENCES:
             raise ValueError(f"{name} must be at most {MAX_SENTENCES:,} sentences, got {n:,}")
+    rates = []
     for name, value, lo, hi in (
         ("zipf_exponent", zipf_exponent, 0.0, 100.0),
         ("p_adjective", p_adjective, 0.0, 1.0),
         ("p_intransitive", p_intransitive, 0.0, 1.0),
     ):
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-            raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
+            raise TypeError(f"{name} must be a real number, got {type(value).__name__} {short_repr(value)}")
+        value = exact_real(value, name)
         if not lo <= value <= hi:
             raise ValueError(f"{name} must be in [{lo}, {hi}], got {short_repr(value)}")
+        rates.append(float(value))
+    zipf_exponent, p_adjective, p_intransitive = rates  # plain floats: the checked values, and only they, are used
 
     vocab = tuple(token for tokens in CLASSES.values() for token in tokens)
     classes = np.array([name for name, tokens in CLASSES.items() for _ in tokens])
@@ -285,6 +290,20 @@ def make_corpus(
     return Corpus(train=train, valid=valid, test=test, vocab=vocab, classes=classes, seed=int(seed))
 
 
+def _plain_sentence(s: Any) -> np.ndarray | None:
+    """A sentence that needs no closer look, as an intp array: a list or tuple of at least two plain
+    ints, or a 1-D intp array with a stride, every id in [0, 2**63); None for anything else."""
+    if type(s) in (list, tuple):
+        if len(s) < 2 or len(s) > 4096 or not all(type(v) is int and 0 <= v < 2**63 for v in s):
+            return None
+        return np.array(s, dtype=np.intp)
+    if type(s) is np.ndarray and s.dtype == np.intp and s.ndim == 1 and len(s) >= 2 and s.strides[0] != 0:
+        if s.min() < 0:
+            return None
+        return s
+    return None
+
+
 def context_windows(sentences: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Every (context, next token) pair of ``sentences``: the ``k`` tokens before each target.
 
@@ -316,6 +335,14 @@ def context_windows(sentences: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
     arrays = []
     total = 0  # ids in all the sentences so far: sized before any of them is read
     for s in sentences:  # checked one by one, so a long sequence of scalars is refused at its first
+        if len(arrays) == 3 * MAX_SENTENCES:  # before the next is read: an endless iterator stops here
+            raise ValueError(f"sentences must hold at most {3 * MAX_SENTENCES:,} sentences")
+        plain = _plain_sentence(s)
+        if plain is not None:  # plain ints or an int array: sized by its length, read at once
+            total += len(plain)
+            check_nbytes((total,), np.intp, "sentences")
+            arrays.append(plain)
+            continue
         if isinstance(s, np.ma.MaskedArray):
             raise TypeError("sentences must be plain int arrays: masked arrays are not supported")
         raw, s = s, as_array(s, "sentences", "token ids")  # sized before NumPy builds it
@@ -325,8 +352,6 @@ def context_windows(sentences: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
         total += len(s)
         check_nbytes((total,), np.intp, "sentences")
         s = check_ids(raw, 2**63, "sentences")  # non-negative ints below 2**63, read exactly, as intp
-        if len(arrays) == 3 * MAX_SENTENCES:
-            raise ValueError(f"sentences must hold at most {3 * MAX_SENTENCES:,} sentences")
         arrays.append(s)
     if not arrays:
         raise ValueError("sentences must hold at least one sentence")

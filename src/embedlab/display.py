@@ -27,6 +27,7 @@ __all__ = [
     "DPI",
     "FIGURE_WIDTH",
     "MAX_INCHES",
+    "MIN_INCHES",
     "MIN_TEXT_CSS_PX",
     "NARROWEST_COLUMN",
     "PIXEL_RATIO",
@@ -56,28 +57,31 @@ MIN_TEXT_CSS_PX = 12.0
 DPI = CSS_WIDTH * PIXEL_RATIO / FIGURE_WIDTH
 #: Largest side (inches) a figure may be given: 100 inches at :data:`DPI` is 22,500 pixels.
 MAX_INCHES = 100.0
+#: Smallest side (inches) a figure may be given: a quarter inch is still 48 pixels at :data:`DPI`.
+MIN_INCHES = 0.25
 
 
 def check_figsize(figsize: Any, name: str = "figsize") -> tuple[float, float]:
-    """``figsize`` as two floats: a (width, height) pair of positive inches, each at most :data:`MAX_INCHES`."""
-    import numbers
+    """``figsize`` as two floats: (width, height) in inches, each from :data:`MIN_INCHES` to :data:`MAX_INCHES`."""
+    from ._validation import exact_real
 
     if (
-        isinstance(figsize, (str, bytes))
-        or not hasattr(figsize, "__len__")
-        or (isinstance(figsize, np.ndarray) and figsize.ndim != 1)
+        not (isinstance(figsize, (list, tuple)) or (isinstance(figsize, np.ndarray) and figsize.ndim == 1))
         or len(figsize) != 2
     ):
         raise TypeError(f"{name} must be a (width, height) pair of inches, got {_short(figsize)}")
+    sides = []
     for side in figsize:
-        if isinstance(side, bool) or not isinstance(side, numbers.Real):
+        if isinstance(side, (bool, np.bool_)) or not isinstance(side, numbers.Real):
             raise TypeError(f"{name} must be a pair of real numbers of inches, got {_short(figsize)}")
-    w, h = float(figsize[0]), float(figsize[1])
-    if not (0 < w <= MAX_INCHES and 0 < h <= MAX_INCHES):
-        raise ValueError(
-            f"{name} must be two positive numbers of inches, at most {MAX_INCHES:g}, got {_short(figsize)}"
-        )
-    return w, h
+        side = exact_real(side, name)
+        if not MIN_INCHES <= side <= MAX_INCHES:  # compared before any conversion: an int past float range too
+            raise ValueError(
+                f"{name} must be two positive numbers of inches, from {MIN_INCHES:g} to {MAX_INCHES:g}, "
+                f"got {_short(figsize)}"
+            )
+        sides.append(float(side))
+    return sides[0], sides[1]
 
 
 def check_figure(fig: Any, name: str = "fig") -> Any:
@@ -86,12 +90,21 @@ def check_figure(fig: Any, name: str = "fig") -> Any:
 
     if not isinstance(fig, Figure):
         raise TypeError(f"{name} must be a matplotlib Figure, got {type(fig).__name__}")
+    w, h = (float(x) for x in fig.get_size_inches())
+    if not (MIN_INCHES <= w <= MAX_INCHES and MIN_INCHES <= h <= MAX_INCHES):
+        raise ValueError(
+            f"{name} must be a figure from {MIN_INCHES:g} to {MAX_INCHES:g} inches each way, got {w:.3g} x {h:.3g}"
+        )
     return fig
 
 
 def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    from ._validation import short_repr
+
+    if isinstance(value, (list, tuple)) and len(value) <= 4:  # a figsize: each side cut on its own (10**5000, say)
+        inner = ", ".join(short_repr(v, 28) for v in value)
+        return short_repr(f"({inner})" if isinstance(value, tuple) else f"[{inner}]", 60).strip("'")
+    return short_repr(value, 60)
 
 
 def fitted_size(figsize: tuple[float, float]) -> tuple[float, float]:
@@ -141,6 +154,9 @@ def text_sizes_css(fig: Any, shown_width: float | None = None) -> list[tuple[str
     if shown_width is not None:
         if isinstance(shown_width, (bool, np.bool_)) or not isinstance(shown_width, numbers.Real):
             raise TypeError(f"shown_width must be a number of CSS pixels, got {type(shown_width).__name__}")
+        from ._validation import exact_real
+
+        shown_width = exact_real(shown_width, "shown_width")
         if not 0 < shown_width < 1e9:  # a Python int beyond float range compares without overflowing
             raise ValueError(f"shown_width must be a positive number of CSS px below 1e9, got {_short(shown_width)}")
     width_in = fig.get_size_inches()[0]

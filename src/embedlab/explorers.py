@@ -26,6 +26,7 @@ from .widgets import Control, Explorer, float_range
 
 __all__ = [
     "H_EXAMPLE",
+    "MAX_PRESETS",
     "MAX_PRESET_NAME",
     "SIZE_PRESETS",
     "alignment_explorer",
@@ -141,6 +142,10 @@ def _missing_glyphs(text: str) -> str:
 MAX_PRESET_NAME = 80
 
 
+#: Most presets the one-hot cost explorer takes: each is a slider position and a pre-rendered frame.
+MAX_PRESETS = 256
+
+
 def one_hot_cost_explorer(presets: tuple[tuple[str, int, int], ...] = SIZE_PRESETS) -> Explorer:
     """B: the one-hot product's arithmetic against a lookup's, for real (V, d) pairs.
 
@@ -150,12 +155,23 @@ def one_hot_cost_explorer(presets: tuple[tuple[str, int, int], ...] = SIZE_PRESE
     """
     if isinstance(presets, (str, bytes)) or not isinstance(presets, (tuple, list)):
         raise TypeError(f"presets must be a sequence of (name, V, d) triples, got {_describe(presets)}")
+    if len(presets) > MAX_PRESETS:
+        raise ValueError(
+            f"presets must hold at most {MAX_PRESETS} triples (one slider position each), got {len(presets):,}"
+        )
     presets = tuple(presets)
     if not presets:
         raise ValueError("presets must hold at least one (name, V, d) triple, got none")
     for preset in presets:
-        if not (isinstance(preset, (tuple, list)) and len(preset) == 3 and isinstance(preset[0], str)):
-            raise TypeError(f"presets must hold (name, V, d) triples with a str name, got {_describe(preset)}")
+        if not (type(preset) in (tuple, list) and len(preset) == 3 and isinstance(preset[0], str)):
+            raise TypeError(
+                "presets must hold (name, V, d) triples (plain tuples or lists) with a str name, "
+                f"got {_describe(preset)}"
+            )
+        if "|" in preset[0]:
+            raise ValueError(
+                f"presets must have names without '|' (the book's slider splits on it), got {short_repr(preset[0])}"
+            )
         if not preset[0].isprintable():
             raise ValueError(
                 f"presets must have names of printable characters (no tabs, newlines or lone surrogates), "
@@ -179,7 +195,8 @@ def one_hot_cost_explorer(presets: tuple[tuple[str, int, int], ...] = SIZE_PRESE
     for name, v, d in presets:
         if v * d > plots.MAX_DRAWN_VALUE:
             raise ValueError(
-                f"presets: V x d of {name!r} must be at most {plots.MAX_DRAWN_VALUE:g} to be drawn, got {v * d:.3g}"
+                f"presets: V x d of {name!r} must be at most {plots.MAX_DRAWN_VALUE:g} to be drawn, "
+                f"got {short_repr(v * d)}"
             )
     labels = ["one-hot @ E: multiplications", "lookup: numbers copied"]
 

@@ -14,7 +14,7 @@ import numpy as np
 from matplotlib.lines import Line2D
 
 from . import plots
-from ._validation import _describe, check_finite, check_float_array, check_size, short_repr
+from ._validation import _describe, check_finite, check_float_array, check_size, exact_int, short_repr
 from .geometry import _pair, dot, plane_basis
 from .softmax import saturation_prob
 from .tokens import TOKENS
@@ -346,7 +346,9 @@ def tie_scatter(
     if panels[1].shape[1] != n_tokens:
         raise ValueError(f"z_dup must have one column per token like z_real ({n_tokens}), got {panels[1].shape[1]}")
     for name, k in (("i", i), ("j", j), *((("far", far),) if far is not None else ())):
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < n_tokens:
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
+            raise TypeError(f"{name} must be a token index, an int in [0, {n_tokens}), got {_describe(k)}")
+        if not 0 <= exact_int(k, name) < n_tokens:
             raise ValueError(f"{name} must be a token index in [0, {n_tokens}), got {short_repr(k)}")
     labels = _check_labels(labels, n_tokens)
     pair = f"{labels[i]} and {labels[j]}"

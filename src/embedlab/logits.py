@@ -33,6 +33,8 @@ def check_context(h: Any, d: int, dtype: np.dtype) -> np.ndarray:
         raise TypeError(f"dtype must be a NumPy floating dtype, got {dtype}")
     h = check_float_array(h, "h", min_ndim=1)
     if h.shape[-1] != d:
+        if d.bit_length() > 64:  # no array is this wide: the width itself is what is wrong
+            raise ValueError(f"d must be an array's width (below 2**64), got {short_repr(d)}")
         raise ValueError(f"h must have shape (..., {d}) to match E's width d={d}, got shape {h.shape}")
     check_finite(h, "h")
     if h.dtype != dtype:

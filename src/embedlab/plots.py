@@ -25,7 +25,16 @@ from matplotlib.patches import Rectangle
 from matplotlib.quiver import Quiver
 
 from . import display
-from ._validation import _describe, check_finite, check_flag, check_float_array, check_real, check_size, short_repr
+from ._validation import (
+    _describe,
+    check_finite,
+    check_flag,
+    check_float_array,
+    check_real,
+    check_size,
+    exact_int,
+    short_repr,
+)
 
 __all__ = [
     "GREY",
@@ -167,6 +176,7 @@ def _index(i: Any, n: int, name: str) -> int | None:
         return None
     if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
         raise TypeError(f"{name} must be None or an int, got {_describe(i)}")
+    i = exact_int(i, name)
     if not 0 <= i < n:
         raise ValueError(f"{name} must be None or in [0, {n - 1}], got {short_repr(i)}")
     return int(i)

@@ -199,11 +199,11 @@ class Task:
     def _hint(self, case: Case, outcome: _Outcome, problem: str) -> str:
         """The hint when no classic mistake explains the answer: aimed at what is wrong with it."""
         if case.raises and outcome.error is not None:
-            kind = _cut(type(outcome.error).__name__, 40)
+            kind = _cut(_name_of(type(outcome.error)), 40)
             return f"Right to refuse it, but with a ValueError (or IndexError), not {kind}."
         if outcome.error is not None:
             said = ": its message is above" if _text(outcome.error) else ""
-            return f"Your function raised {_cut(type(outcome.error).__name__, 40)}{said}. {case.trap}"
+            return f"Your function raised {_cut(_name_of(type(outcome.error)), 40)}{said}. {case.trap}"
         if case.raises:
             return case.trap
         if outcome.value is None:
@@ -257,10 +257,10 @@ class Task:
             if isinstance(outcome.error, (ValueError, IndexError)):
                 return None
             if outcome.error is not None:
-                return f"it raised {_cut(type(outcome.error).__name__, 40)}, not ValueError or IndexError"
+                return f"it raised {_cut(_name_of(type(outcome.error)), 40)}, not ValueError or IndexError"
             return "it returned a value for an input it should refuse"
         if outcome.error is not None:
-            return f"it raised {_cut(type(outcome.error).__name__, 40)}"
+            return f"it raised {_cut(_name_of(type(outcome.error)), 40)}"
         return _difference(self._expected(case), outcome.value, self._spec)
 
     def _recognise(self, case: Case, outcome: _Outcome) -> _Mistake | None:
@@ -309,7 +309,7 @@ def _run(fn: Callable[..., Any], args: tuple[Any, ...], names: tuple[str, ...] =
             warnings.simplefilter("always")
             try:
                 outcome.value = fn(*work)
-            except Exception as exc:  # the learner's code may raise anything; it is reported, not re-raised
+            except (Exception, SystemExit, GeneratorExit) as exc:  # reported, never re-raised (exit() too)
                 outcome.error = exc
             if inspect.iscoroutine(outcome.value):
                 outcome.value.close()  # an `async def` answer: closed, so it never warns "never awaited"
@@ -318,7 +318,7 @@ def _run(fn: Callable[..., Any], args: tuple[Any, ...], names: tuple[str, ...] =
         warnings.formatwarning, warnings.defaultaction = formatwarning, action
     numpy_warnings = [w for w in caught if issubclass(w.category, RuntimeWarning)]
     if numpy_warnings:
-        outcome.warned = _cut(_text(numpy_warnings[0].message), 100) or _cut(numpy_warnings[0].category.__name__, 40)
+        outcome.warned = _cut(_text(numpy_warnings[0].message), 100) or _cut(_name_of(numpy_warnings[0].category), 40)
     for position, (before, after) in enumerate(zip(args, work, strict=True)):
         if not _same(before, after):
             outcome.mutated = names[position] if position < len(names) else f"number {position + 1}"
@@ -465,17 +465,22 @@ def _shape(x: Any) -> tuple[int, ...] | None:
         return None
 
 
+def _name_of(kind: type) -> str:
+    """A class's own name, read through ``type`` itself: a metaclass cannot make it raise or lie."""
+    return type.__dict__["__name__"].__get__(kind)
+
+
 def _kind_of(x: Any) -> str:
     """What an answer is, in words that hold no memory address (the check's text is deterministic)."""
     kind = type(x)
     try:
         if issubclass(kind, np.ndarray):
-            return f"{_cut(kind.__name__, 30)} of dtype {_cut(str(x.dtype), 30)} and shape {x.shape}"
+            return f"{_cut(_name_of(kind), 30)} of dtype {_cut(str(x.dtype), 30)} and shape {x.shape}"
         if kind in (int, float, bool, complex, str) or kind in _NUMPY_REALS or kind in (np.bool_, np.complex128):
-            return f"{kind.__name__} {_cut(repr(x), 40)}"
+            return f"{_name_of(kind)} {_cut(repr(x), 40)}"
     except Exception:  # an answer whose own attributes fail
         pass
-    return f"a {_cut(kind.__name__, 40)}"
+    return f"a {_cut(_name_of(kind), 40)}"
 
 
 def _is_stub(fn: Callable[..., Any]) -> bool:
@@ -513,7 +518,9 @@ def _wrap(text: str, indent: str = "", hanging: str = "") -> list[str]:
     keep = re.sub(r"\([^()\[\]]{0,24}\)|\[[^()\[\]]{0,24}\]", lambda m: m.group(0).replace(" ", "\xa0"), text)
     for op in (" = ", " @ ", " + ", " / ", " < ", " <= "):
         keep = keep.replace(op, op.replace(" ", "\xa0"))
-    keep = re.sub(r"\w+ array of shape", lambda m: m.group(0).replace(" ", "\xa0"), keep)
+    # Bounded and anchored at a word's start, so the search is linear in the text (an unbounded \w+ here
+    # retried from every letter of a long word: quadratic).
+    keep = re.sub(r"(?<!\w)\w{1,40} array of shape", lambda m: m.group(0).replace(" ", "\xa0"), keep)
     lines = textwrap.wrap(
         keep, WIDTH, initial_indent=indent, subsequent_indent=hanging or indent, break_on_hyphens=False
     )
@@ -538,7 +545,7 @@ def _show(x: Any) -> str:
 
 def _show_outcome(outcome: _Outcome) -> str:
     if outcome.error is not None:
-        message, kind = _cut(" ".join(_text(outcome.error).split()), 120), _cut(type(outcome.error).__name__, 40)
+        message, kind = _cut(" ".join(_text(outcome.error).split()), 120), _cut(_name_of(type(outcome.error)), 40)
         return f"{kind}: {message}" if message else kind
     value = outcome.value
     if value is None:
@@ -548,7 +555,7 @@ def _show_outcome(outcome: _Outcome) -> str:
     shown = _plain(value, "array") if type(value) in (list, tuple, np.ndarray) else None
     if shown is not None and shown.size <= 100:
         text = _show(np.asarray(value) if type(value) is not np.ndarray else value)
-        return text if type(value) is np.ndarray else f"a {type(value).__name__}, as an " + text
+        return text if type(value) is np.ndarray else f"a {_name_of(type(value))}, as an " + text
     return _kind_of(value)
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from numbers import Real
 from typing import Any
 
-from ._validation import short_repr
+from ._validation import check_format, exact_real, short_repr
 
 __all__ = [
     "BLANK",
@@ -147,6 +147,7 @@ def _finite(x: Any, name: str) -> float:
     """``x`` as a finite float: a plain number (not a bool, not a str), so both graders read it alike."""
     if isinstance(x, bool) or not isinstance(x, Real) or type(x).__name__ == "bool_":
         raise TypeError(f"{name} must be a finite number, got {short_repr(x)}")
+    x = exact_real(x, name)
     try:
         value = float(x)
     except OverflowError:
@@ -455,6 +456,7 @@ class _Question:
                 if within(float(slip.value), self.answer, self.abs_tol, self.rel_tol):
                     raise ValueError(f"slip {slip.value!r} would be graded right: it lies within the tolerance")
             self.wrong = wrong or WRONG_NUMBER
+            check_format(fmt, "fmt")
             try:
                 shown = fmt.format(self.answer)
             except (ValueError, KeyError, IndexError, AttributeError, TypeError) as exc:

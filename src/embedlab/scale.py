@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import _describe, check_nbytes, check_real, check_size, short_repr
+from ._validation import _describe, check_nbytes, check_real, check_size, exact_int, short_repr
 from .logits import tied_logits
 
 __all__ = [
@@ -110,6 +110,7 @@ def random_logits(d_model: int, *, factor: float = 1.0, vocab_size: int = 1000, 
         raise ValueError(f"factor must be a number > 0, got {short_repr(factor)}")
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be a non-negative int, got {_describe(seed)}")
+    seed = exact_int(seed, "seed")
     if seed < 0 or int(seed).bit_length() > 128:
         raise ValueError(f"seed must be a non-negative int below 2**128, got {short_repr(seed)}")
     check_nbytes((V + 2, d), np.float64, "vocab_size")  # E, h and the logits, drawn in float64

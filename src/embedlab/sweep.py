@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._validation import check_flag, check_float_array, check_size, short_repr
+from ._validation import check_flag, check_float_array, check_size, exact_int, exact_real, short_repr
 from .corpus import MAX_SENTENCES, Corpus, make_corpus
 from .train import MAX_STEPS, fit, matched_width
 
@@ -114,6 +114,7 @@ def _int_grid(values: Any, name: str, *, positive: bool = True, most: int | None
     for v in _items(values, name, "ints"):
         if isinstance(v, bool) or not isinstance(v, numbers.Integral):
             raise TypeError(f"{name} must hold ints, got {short_repr(v)}")
+        v = exact_int(v, name)
         if v < (1 if positive else 0):
             raise ValueError(f"{name} must hold {'positive' if positive else 'non-negative'} ints, got {v}")
         if most is not None and v > most:
@@ -180,6 +181,7 @@ class SweepSpec:
         for lr in _items(self.lrs, "lrs", "positive numbers"):
             if isinstance(lr, bool) or not isinstance(lr, numbers.Real):
                 raise TypeError(f"lrs must hold positive numbers, got {short_repr(lr)}")
+            lr = exact_real(lr, "lrs")
             try:
                 with np.errstate(over="ignore"):  # a longdouble beyond float64 becomes inf, refused below
                     value = float(lr)  # float16 compared as float64
@@ -331,6 +333,7 @@ def t_quantile(p: float, df: int) -> float:
     """
     if isinstance(p, bool) or not isinstance(p, numbers.Real):
         raise TypeError(f"p must be a real number in (0.5, {P_MAX}], got {short_repr(p)}")
+    p = exact_real(p, "p")
     if not 0.5 < p <= P_MAX:
         raise ValueError(f"p must be in (0.5, {P_MAX}], got {short_repr(p)}")
     df = check_size(df, "df")
@@ -382,6 +385,7 @@ def t_interval(values: Any, level: float = 0.95) -> tuple[float, float, float]:
         raise ValueError("values must be finite, and at most 1e150 in size (their squares must fit a float64)")
     if isinstance(level, bool) or not isinstance(level, numbers.Real):
         raise TypeError(f"level must be a real number in [0.01, {2 * P_MAX - 1:.4f}], got {short_repr(level)}")
+    level = exact_real(level, "level")
     if not 0.01 <= level <= 2 * P_MAX - 1:
         raise ValueError(f"level must be in [0.01, {2 * P_MAX - 1:.4f}], got {short_repr(level)}")
     mean = float(x.mean())

@@ -35,6 +35,8 @@ from ._validation import (
     check_real,
     check_size,
     compact,
+    exact_int,
+    exact_real,
     short_repr,
     work_dtype,
 )
@@ -489,6 +491,7 @@ def _check_optimizer(optimizer: Any, weight_decay: Any) -> tuple[str, float]:
         )
     if isinstance(weight_decay, bool) or not isinstance(weight_decay, numbers.Real):
         raise TypeError(f"weight_decay must be a real number in [0, 1), got {type(weight_decay).__name__}")
+    weight_decay = exact_real(weight_decay, "weight_decay")
     if not 0 <= weight_decay < 1:
         raise ValueError(f"weight_decay must be in [0, 1), got {weight_decay}")
     return optimizer, float(weight_decay)
@@ -499,6 +502,7 @@ def _check_seed(seed: Any, name: str = "seed") -> int:
     must = f"{name} must be a non-negative int" if name == "seed" else f"{name} must hold non-negative ints"
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise TypeError(f"{must}, got {type(seed).__name__} {short_repr(seed)}")
+    seed = exact_int(seed, name)
     if seed < 0:
         raise ValueError(f"{must}, got {seed}")
     return int(seed)
@@ -507,6 +511,7 @@ def _check_seed(seed: Any, name: str = "seed") -> int:
 def _check_positive_float(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a positive real number, got {type(value).__name__} {value!r}")
+    value = exact_real(value, name)
     try:
         with np.errstate(over="ignore"):  # a longdouble beyond float64 becomes inf, refused below
             number = float(value)

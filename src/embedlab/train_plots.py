@@ -16,7 +16,7 @@ from matplotlib.axes import Axes
 from matplotlib.collections import PathCollection
 from matplotlib.figure import Figure
 
-from ._validation import as_array, check_real, short_repr
+from ._validation import as_array, check_real, exact_int, short_repr
 from .plots import BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, _values, new_figure, style
 from .sweep import CONFIGS, Sweep
 from .train import CompareResult, geometry_track, pca_2d
@@ -311,6 +311,7 @@ def training_explorer(res: CompareResult, name: str = "tied", seed_index: int = 
         raise ValueError(f"name must be one of {sorted(res.runs)}, got {short_repr(name)}")
     if isinstance(seed_index, bool) or not isinstance(seed_index, numbers.Integral):
         raise TypeError(f"seed_index must be an int, got {type(seed_index).__name__}")
+    seed_index = exact_int(seed_index, "seed_index")
     if not 0 <= seed_index < len(res.seeds):
         raise ValueError(f"seed_index must be in [0, {len(res.seeds) - 1}] (one run per seed), got {seed_index}")
     run = res.runs[name][seed_index]
@@ -465,6 +466,7 @@ def geometry_panels(res: CompareResult, seed_index: int = 0, fig: Any = None) ->
     res = _check_result(res)
     if isinstance(seed_index, bool) or not isinstance(seed_index, (int, np.integer)):
         raise TypeError(f"seed_index must be an int, got {type(seed_index).__name__}")
+    seed_index = exact_int(seed_index, "seed_index")
     if not 0 <= seed_index < len(res.seeds):
         raise ValueError(f"seed_index must be in [0, {len(res.seeds)}), got {seed_index}")
     if fig is None:

@@ -39,7 +39,17 @@ import numpy as np
 from PIL import Image
 
 from . import display
-from ._validation import _describe, check_real, check_size, short_repr
+from ._validation import (
+    _EXACT_NUMBERS,
+    _describe,
+    _no_false_class,
+    check_format,
+    check_real,
+    check_size,
+    exact_int,
+    exact_real,
+    short_repr,
+)
 from .plots import new_figure, style
 
 __all__ = [
@@ -116,8 +126,8 @@ class Control:
             raise ValueError(
                 f"values of control {self.name!r} must hold at most {MAX_CONTROL_VALUES:,} values, got {size:,}"
             )
-        try:
-            object.__setattr__(self, "values", tuple(self.values))
+        try:  # at most one value past the limit is read: an endless iterator is refused below, not exhausted
+            object.__setattr__(self, "values", tuple(itertools.islice(self.values, MAX_CONTROL_VALUES + 1)))
         except TypeError:  # a 0-d array, say: iterable by type, not in fact
             raise TypeError(
                 f"values of control {self.name!r} must be a sequence, got {_describe(self.values)}"
@@ -129,8 +139,11 @@ class Control:
                 f"values of control {self.name!r} must hold at most {MAX_CONTROL_VALUES:,} values, "
                 f"got {len(self.values):,}"
             )
+        # Numbers of a subclass (whose own ==, < or hash could raise or lie) become the plain numbers they hold.
+        where = f"values of control {self.name!r}"
+        object.__setattr__(self, "values", tuple(_plain(v, where) for v in self.values))
         for v in self.values:
-            if isinstance(v, np.ndarray) or (isinstance(v, (float, np.floating)) and not np.isfinite(v)):
+            if issubclass(type(v), np.ndarray) or (issubclass(type(v), (float, np.floating)) and not np.isfinite(v)):
                 raise ValueError(
                     f"values of control {self.name!r} must be plain values (no arrays, NaN or inf), got {short_repr(v)}"
                 )
@@ -142,7 +155,7 @@ class Control:
             )
         try:
             distinct = len(set(self.values)) == len(self.values)
-        except TypeError:
+        except Exception:  # unhashable, or a __hash__ or __eq__ of the caller's own that fails
             raise TypeError(
                 f"values of control {self.name!r} must be hashable plain values, got {short_repr(self.values, 80)}"
             ) from None
@@ -150,6 +163,7 @@ class Control:
             raise ValueError(
                 f"values of control {self.name!r} must not repeat a value, got {short_repr(self.values, 80)}"
             )
+        object.__setattr__(self, "value", _plain(self.value, f"value of control {self.name!r}"))
         if self.value is None:
             object.__setattr__(self, "value", self.values[0])
         elif not self._listed(self.value):
@@ -159,6 +173,8 @@ class Control:
             raise TypeError(
                 f"fmt of control {self.name!r} must be a format string or a callable, got {_describe(self.fmt)}"
             )
+        if isinstance(self.fmt, str):
+            check_format(self.fmt, f"fmt of control {self.name!r}")
         # Format every value now, so a bad fmt fails here, at construction, not at the first redraw.
         for v in self.values:
             try:
@@ -189,7 +205,15 @@ class Control:
         if not self._listed(value):
             raise ValueError(f"value must be one of control {self.name!r}'s values, got {short_repr(value)}")
         value = self.values[self.values.index(value)]
-        return self.fmt(value) if callable(self.fmt) else self.fmt.format(value)
+        try:  # formatted once at construction; a callable fmt may still fail later
+            shown = self.fmt(value) if callable(self.fmt) else self.fmt.format(value)
+        except Exception as exc:
+            raise ValueError(
+                f"fmt of control {self.name!r} cannot show the value {short_repr(value)}: {type(exc).__name__}"
+            ) from None
+        if not isinstance(shown, str):
+            raise TypeError(f"fmt of control {self.name!r} must return a str, got {_describe(shown)}")
+        return shown
 
     def snap(self, value: Any) -> Any:
         """The allowed value nearest ``value``: a control never leaves the range it was built for.
@@ -197,6 +221,7 @@ class Control:
         Numbers snap to the nearest number on the list (NaN to the starting value); any other
         value must be on the list.
         """
+        value = _plain(value, self.name)
         if self._listed(value):
             return self.values[self.values.index(value)]  # the list's own element (2, not 2.0)
         numeric = all(_is_number(v) for v in self.values)
@@ -252,6 +277,7 @@ def float_range(start: float, stop: float, step: float, digits: int = 6) -> tupl
     step = check_real(step, "step")
     if isinstance(digits, (bool, np.bool_)) or not isinstance(digits, numbers.Integral):
         raise TypeError(f"digits must be an int, got {_describe(digits)}")
+    digits = exact_int(digits, "digits")
     if not 0 <= digits <= MAX_DIGITS:
         raise ValueError(
             f"digits must be in [0, {MAX_DIGITS}] (decimal places down to float64's smallest value, 4.9e-324, "
@@ -510,6 +536,7 @@ class Explorer:
             raise ValueError(f"figsize must be between 0 and 50 inches each way, got {short_repr(figsize)}")
         if isinstance(ncols, (bool, np.bool_)) or not isinstance(ncols, numbers.Integral):
             raise TypeError(f"ncols must be a positive int, got {_describe(ncols)}")
+        ncols = exact_int(ncols, "ncols")
         if not 1 <= ncols <= 16:
             raise ValueError(f"ncols must be in [1, 16], got {short_repr(ncols)}")
         self.fig, self.axes = new_figure(display.fitted_size(size), int(ncols))
@@ -527,6 +554,7 @@ class Explorer:
         self.values = {c.name: c.value for c in self.controls}
         self._background: Any = None
         self._encoder: BandedPNG | None = None
+        self._frames: list[tuple[bytes, str]] | None = None
         self.readout = self.update()
         self._widget: Any = None
 
@@ -585,8 +613,27 @@ class Explorer:
         return time.perf_counter() - t0
 
     # -- live view ------------------------------------------------------------------------
+    @property
+    def framed(self) -> bool:
+        """Whether every combination of values is pre-rendered (no ``static_every`` above 1).
+
+        Then the live view swaps the pre-rendered frames in the browser, as the book does: a move
+        waits for no kernel. Otherwise the kernel redraws the kept figure on each move.
+        """
+        return all(len(c.static_values) == len(c.values) for c in self.controls)
+
     def widget(self) -> Any:
-        """The ipywidgets view: one slider per control above the figure and its readout."""
+        """The ipywidgets view: one slider per control above the figure and its readout.
+
+        When the explorer is :attr:`framed`, the figure is the background (sent once) under the
+        moving layer, and the layer and readout are nested ``Stack`` s of the pre-rendered frames,
+        each linked in the browser (``jslink``) to its slider: a key press or a drag shows the
+        frame for the slider's latest position at once, and no move waits for the kernel (which
+        still follows, so :attr:`values` and the kept figure stay the slider's). Otherwise each
+        move redraws the kept figure in the kernel and sends it as a PNG whose unchanged bands
+        are reused (:class:`BandedPNG`); ipywidgets keeps at most one message in flight per
+        slider, so a drag never builds a backlog.
+        """
         if self._widget is not None:
             return self._widget
         import ipywidgets as w
@@ -606,19 +653,63 @@ class Explorer:
         # Shown at its CSS size (half its pixels), never stretched to the cell's width, so it stays
         # sharp; a narrower output area shrinks it.
         css_w, _ = self.css_size
-        image = w.Image(
-            value=self.live_png(), format="png", layout=w.Layout(width=f"{css_w}px", max_width="100%", height="auto")
-        )
-        readout = w.HTML(value=f'<p class="embedlab-readout">{html.escape(self.readout)}</p>')
-        self._widget = w.VBox([*sliders, image, readout], layout=w.Layout(width="100%"))
-        self._image, self._readout_widget = image, readout
+        if self.framed:
+            figure, readout = self._framed_view(w, sliders, css_w)
+            self._image = self._readout_widget = None  # nothing for the kernel to send on a move
+        else:
+            figure = w.Image(
+                value=self.live_png(),
+                format="png",
+                layout=w.Layout(width=f"{css_w}px", max_width="100%", height="auto"),
+            )
+            figure.add_class("embedlab-layer")
+            readout = w.HTML(value=_readout_html(self.readout))
+            self._image, self._readout_widget = figure, readout
+        self._widget = w.VBox([*sliders, figure, readout], layout=w.Layout(width="100%"))
         return self._widget
+
+    def _framed_view(self, w: Any, sliders: list[Any], css_w: int) -> tuple[Any, Any]:
+        """The background under nested Stacks of frames, and nested Stacks of readouts, linked to the sliders."""
+        sizes = [len(c.values) for c in self.controls]
+        at = [c.values.index(self.values[c.name]) for c in self.controls]
+        self._links: list[Any] = []
+        full = w.Layout(width="100%", height="auto", grid_area="1 / 1 / 2 / 2")
+        background = w.Image(value=self.background(), format="webp", layout=full)
+        background.add_class("embedlab-background")
+        layers, readouts = [], []
+        for frame, text in self.frames():
+            image = w.Image(value=frame, format="webp", layout=w.Layout(width="100%", height="auto"))
+            image.add_class("embedlab-layer")
+            layers.append(image)
+            readouts.append(w.HTML(value=_readout_html(text)))
+
+        def stacks(leaves: list[Any], level: int, first: int) -> Any:
+            """The Stack of control ``level`` over the leaves from ``first`` (the last control varies fastest)."""
+            step = math.prod(sizes[level + 1 :])
+            if level == len(sizes) - 1:
+                children = leaves[first : first + sizes[level]]
+            else:
+                children = [stacks(leaves, level + 1, first + i * step) for i in range(sizes[level])]
+            stack = w.Stack(children, selected_index=at[level], layout=w.Layout(width="100%"))
+            # The browser swaps the frame, not the kernel: the slider's position is the Stack's child.
+            self._links.append(w.jslink((sliders[level], "index"), (stack, "selected_index")))
+            return stack
+
+        layer = stacks(layers, 0, 0)
+        layer.layout.grid_area = "1 / 1 / 2 / 2"  # the same grid cell as the background, on top of it
+        figure = w.GridBox(
+            [background, layer],
+            layout=w.Layout(width=f"{css_w}px", max_width="100%", grid_template_columns="100%"),
+        )
+        figure.add_class("embedlab-figure")
+        return figure, stacks(readouts, 0, 0)
 
     def _on_change(self, name: str) -> Callable[[dict[str, Any]], None]:
         def handler(change: dict[str, Any]) -> None:
-            text = self.update(**{name: change["new"]})
-            self._image.value = self.live_png()
-            self._readout_widget.value = f'<p class="embedlab-readout">{html.escape(text)}</p>'
+            text = self.update(**{name: change["new"]})  # the kernel's figure and values follow the slider
+            if self._image is not None:  # not framed: the kernel's figure is what the reader sees
+                self._image.value = self.live_png()
+                self._readout_widget.value = _readout_html(text)
 
         return handler
 
@@ -632,8 +723,11 @@ class Explorer:
         """The moving artists alone on a transparent ground (lossless WebP) and the readout, at
         every combination of the controls' static values (last control fastest).
 
-        Laid over :meth:`background`, a frame is the figure at that combination.
+        Laid over :meth:`background`, a frame is the figure at that combination. Rendered once
+        (the book's page and the live view share them); later calls return the same list.
         """
+        if self._frames is not None:
+            return list(self._frames)
         start = dict(self.values)
         renderer = self.fig.canvas.get_renderer()
         out = []
@@ -644,7 +738,8 @@ class Explorer:
                 self.fig.draw_artist(artist)
             out.append((webp_bytes(np.asarray(self.fig.canvas.buffer_rgba())), text))
         self.update(**start)
-        return out
+        self._frames = out
+        return list(out)
 
     def to_html(self) -> str:
         """Self-contained HTML: range inputs that swap pre-rendered frames, no script and no ids."""
@@ -701,12 +796,17 @@ class Explorer:
         return bundle
 
 
+def _readout_html(text: str) -> str:
+    return f'<p class="embedlab-readout">{html.escape(text)}</p>'
+
+
 def _check_colors(colors: Any, name: str) -> int | None:
     """None (full colour) or a palette size in [2, 256]."""
     if colors is None:
         return None
     if isinstance(colors, (bool, np.bool_)) or not isinstance(colors, numbers.Integral):
         raise TypeError(f"{name} must be None or an int in [2, 256], got {_describe(colors)}")
+    colors = exact_int(colors, name)
     if not 2 <= colors <= 256:
         raise ValueError(f"{name} must be None or an int in [2, 256] (a PNG palette), got {short_repr(colors)}")
     return int(colors)
@@ -735,7 +835,16 @@ def _as_float(x: Any) -> float:
 
 
 def _is_number(x: Any) -> bool:
-    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
+    """Whether ``x`` is a real number, judged by its type (an object cannot pass for one by lying)."""
+    return issubclass(type(x), (int, float, np.integer, np.floating)) and not issubclass(type(x), (bool, np.bool_))
+
+
+def _plain(x: Any, name: str) -> Any:
+    """A number of a subclass as the plain number it holds; any other value as it is."""
+    if type(x) in _EXACT_NUMBERS:
+        return x
+    _no_false_class(x, name)
+    return exact_real(x, name) if _is_number(x) else x
 
 
 def _flatten_artists(items: Any) -> Any:

@@ -1,0 +1,79 @@
+"""The naive live route, kept only as a baseline to measure the explorers against.
+
+A naive explorer builds a new figure on every move: a fresh Figure and axes, the explorer's own
+``setup``, the update, a full draw and a PNG of the whole figure, sent to an ipywidgets ``Image``.
+``make bench`` times it in the kernel, and ``tests/test_lab.py`` drives it in the same JupyterLab
+as the real explorers, so each ratio is taken against a baseline measured in the same run.
+Not part of the library's interface.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from unittest import mock
+
+from . import display, explorers
+from .plots import new_figure, style
+from .widgets import Control, png_bytes
+
+
+@dataclass
+class ExplorerSpec:
+    """What an explorer factory passes to ``Explorer``, captured so the naive route reuses its ``setup``."""
+
+    title: str
+    controls: tuple[Control, ...]
+    setup: Callable[..., Any]
+    figsize: tuple[float, float] = (6.0, 3.2)
+    ncols: int = 1
+
+
+def capture_spec(factory: Callable[[], Any]) -> ExplorerSpec:
+    """The title, controls and setup an explorer factory of :mod:`embedlab.explorers` builds its explorer from."""
+
+    def record(title: str, controls: Any, setup: Any, *, figsize=(6.0, 3.2), ncols=1, **_: Any) -> ExplorerSpec:
+        return ExplorerSpec(title, tuple(controls), setup, figsize, ncols)
+
+    with mock.patch.object(explorers, "Explorer", record):
+        return factory()
+
+
+def naive_move(spec: ExplorerSpec, values: dict[str, Any]) -> tuple[bytes, str]:
+    """A new figure for one move: fresh Figure and axes, the same setup, the update, a full draw, PNG."""
+    fig, axes = new_figure(display.fitted_size(spec.figsize), spec.ncols)
+    display.fit(fig)  # the same size and resolution as the explorer's kept figure
+    with style():
+        update, _ = spec.setup(fig, axes)
+    readout = update(**values)
+    with display.quiet_layout():
+        fig.canvas.draw()
+    return png_bytes(fig), readout
+
+
+def naive_explorer(name: str) -> Any:
+    """The ipywidgets view of explorer ``name`` (e.g. ``"alignment_explorer"``) drawn the naive way."""
+    import ipywidgets as w
+
+    spec = capture_spec(getattr(explorers, name))
+    values = {c.name: c.value for c in spec.controls}
+    png, text = naive_move(spec, values)
+    image = w.Image(value=png, format="png", layout=w.Layout(width=f"{display.CSS_WIDTH}px", height="auto"))
+    image.add_class("embedlab-layer")
+    readout = w.HTML(value=f'<p class="embedlab-readout">{html.escape(text)}</p>')
+    sliders = []
+    for c in spec.controls:
+        slider = w.SelectionSlider(
+            options=[(c.show(v), v) for v in c.values], value=c.value, description=c.label, continuous_update=True
+        )
+
+        def moved(change: dict[str, Any], name: str = c.name) -> None:
+            values[name] = change["new"]
+            image.value, text = naive_move(spec, values)
+            readout.value = f'<p class="embedlab-readout">{html.escape(text)}</p>'
+
+        slider.observe(moved, names="value")
+        sliders.append(slider)
+    return w.VBox([*sliders, image, readout])
