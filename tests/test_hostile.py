@@ -2926,7 +2926,7 @@ def test_hostile_pass_20_report_wraps_a_long_word_in_linear_time():
         (lambda: display.check_figsize({0: "5", 1: "3"}), TypeError, "figsize must be a"),
         (lambda: display.check_figsize({1.0, 2.0}), TypeError, "figsize must be a"),
         (lambda: plots_mod.new_figure(figsize=(5e-324, 3.0)), ValueError, "figsize must be two positive numbers"),
-        (lambda: embedlab.widgets.png_bytes(_tiny_figure()), ValueError, "fig must be a figure from"),
+        (lambda: embedlab.widgets.png_bytes(_tiny_figure()), ValueError, "fig must be a figure of at"),
         (lambda: Control("a", "a", itertools.count()), ValueError, "values of control 'a' must hold at most"),
         (lambda: Control("a", "a", (type("H", (), {"__hash__": _boom})(),)), TypeError, "values of control 'a'"),
         (lambda: quiz_mod.Exercise("q?", 0.5, solution="s", abs_tol=0.1, fmt="{:>1500000000}"), ValueError, "fmt"),
@@ -2953,3 +2953,118 @@ def test_hostile_pass_20_endless_sentences_are_refused_at_the_count():
     """An endless iterator of sentences is refused once it passes the most sentences allowed (it once took minutes)."""
     with pytest.raises(ValueError, match="sentences must hold at most 1,500,000 sentences"):
         embedlab.corpus.context_windows(itertools.repeat([0, 1]), 2)
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 21 found
+class _NumpyLiar(np.int64):  # a NumPy int whose own conversion answers another number
+    def __int__(self) -> int:
+        return 0
+
+    __index__ = __int__
+
+
+class _RegisteredInt:  # an Integral by registration only: only its own methods could say what it holds
+    __int__ = __index__ = __lt__ = __float__ = _boom
+
+
+class _RegisteredReal:
+    __float__ = _boom
+
+
+import numbers as _numbers  # noqa: E402
+
+_numbers.Integral.register(_RegisteredInt)
+_numbers.Real.register(_RegisteredReal)
+
+
+def _sized(length: int, items: Any = ()) -> Any:
+    """A list subclass whose __len__ answers ``length`` and whose __iter__ yields ``items``."""
+    return type("L", (list,), {"__len__": lambda s: length, "__iter__": lambda s: iter(items)})()
+
+
+def _setup_resizing(fig, ax):
+    fig.set_size_inches(100, 100)
+    return (lambda a: "x"), []
+
+
+def _partly(n: int) -> Any:
+    yield from range(n)
+    raise RuntimeError("partway")
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "words"),
+    [
+        (lambda: Control("a", "a", [10**9], fmt="{0:{0}}"), ValueError, "fmt of control 'a' must not nest"),
+        (
+            lambda: quiz_mod.Exercise("q?", 5e9, abs_tol=1, solution="s", fmt="{0:{0:.0f}}"),
+            ValueError,
+            "fmt must not nest",
+        ),
+        (lambda: embedlab._validation.check_size(_NumpyLiar(5), "n"), TypeError, "n must hold plain numbers"),
+        (lambda: lookup(embedlab.E_TOY, _NumpyLiar(1)), TypeError, "ids must hold plain numbers"),
+        (lambda: lookup(embedlab.E_TOY, [_NumpyLiar(1), 0]), TypeError, "ids must hold plain numbers"),
+        (lambda: check("x", _NumpyLiar(1), 0.25, 2), TypeError, "draft must hold plain numbers"),
+        (lambda: lookup(embedlab.E_TOY, _RegisteredInt()), TypeError, "ids must hold plain numbers"),
+        (lambda: lookup(embedlab.E_TOY, [_RegisteredInt(), 1]), TypeError, "ids must hold plain numbers"),
+        (lambda: check("x", _RegisteredReal(), 0.25, 2), TypeError, "draft must hold plain numbers"),
+        (lambda: param_count(_RegisteredInt(), 3, tied=True), TypeError, "vocab_size must"),
+        (lambda: embedlab._validation.check_size(np.timedelta64(3), "n"), TypeError, "n must hold plain numbers"),
+        (lambda: embedlab.widgets.png_bytes(_figure((100, 100), 300)), ValueError, "fig must be a figure of at"),
+        (lambda: embedlab.widgets.png_bytes(_figure((1, 1), 0.001)), ValueError, "fig must be a figure of at"),
+        (lambda: display.css_size(_figure((1, 1), float("nan"))), ValueError, "fig must be a figure of at"),
+        (
+            lambda: Explorer("t", [Control("a", "a", (1, 2))], _setup_resizing),
+            ValueError,
+            "setup must leave the figure drawable",
+        ),
+        (lambda: display.check_figsize(_sized(2, itertools.repeat(2.0))), TypeError, "figsize must be a"),
+        (
+            lambda: display.check_figsize(type("T", (tuple,), {"__iter__": _boom})((1, 2))),
+            TypeError,
+            "figsize must be a",
+        ),
+        (lambda: explorers_mod.one_hot_cost_explorer(_sized(2**70)), TypeError, "presets must be a sequence"),
+        (
+            lambda: explorers_mod.one_hot_cost_explorer(_sized(1, [("a", 2, 3)] * 10**6)),
+            TypeError,
+            "presets must be a sequence",
+        ),
+        (
+            lambda: explorers_mod.one_hot_cost_explorer([(type("S", (str,), {"isprintable": _boom})("ab"), 2, 3)]),
+            TypeError,
+            "presets must hold",
+        ),
+        (lambda: Control("a", "a", _sized(2**70)), TypeError, "values of control 'a' must be a sequence"),
+        (lambda: Control("a", "a", _partly(3)), TypeError, "values of control 'a' must be a sequence"),
+        (lambda: Control("a", "a", [None, "x"]), ValueError, "values of control 'a' must not hold None"),
+    ],
+)
+def test_hostile_pass_21_rows(call, error, words):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(error, match=f"^{re.escape(words)}"):
+            call()
+
+
+def _figure(size: tuple[float, float], dpi: float) -> Any:
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=size, dpi=dpi)
+
+
+def test_hostile_pass_21_drawable_figures_are_not_refused():
+    """Figures a caller may pass, and what fit makes of them, stay drawable; a float16 width warns nothing."""
+    from matplotlib.figure import Figure
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert display.text_sizes_css(Figure(), np.float16(2.5)) == []
+        for size in ((1, 50), (100, 1)):
+            fig = display.fit(Figure(figsize=size))
+            w, h = display.css_size(fig)
+            assert w == display.CSS_WIDTH and h >= 1
+            assert display.figure_png(fig)[1] == {"width": display.CSS_WIDTH}
+        ex = Explorer("t", [Control("a", "a", (1, 2))], lambda f, a: ((lambda a: "x"), []), figsize=(50, 0.25))
+        assert ex.css_size[1] >= 1
+    assert Control("a", "a", [1, 2], value=2.0).value == 2 and type(Control("a", "a", [1, 2], value=2.0).value) is int

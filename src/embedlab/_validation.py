@@ -53,6 +53,8 @@ def check_format(fmt: str, name: str) -> None:
     except ValueError as exc:
         raise ValueError(f"{name} must be a valid format string, got {short_repr(fmt)} ({exc})") from None
     for _, _, spec, _ in fields:
+        if spec and "{" in spec:  # a nested field takes its width from the value itself: never bounded
+            raise ValueError(f"{name} must not nest a field inside a format spec, got {short_repr(fmt)}")
         for digits in re.findall(r"\d+", spec or ""):
             if len(digits) > 4 or int(digits) > MAX_FORMAT_WIDTH:
                 raise ValueError(
@@ -259,6 +261,15 @@ def _lies_about_class(kind: type) -> bool:
     return False
 
 
+#: Number types read by their stored value (their subclasses too, through the base's own methods).
+_REAL_NUMBER_BASES = (int, float, complex, np.number, np.bool_)
+
+
+def _only_registered(kind: type) -> bool:
+    """Whether ``kind`` is a number only by registration (``numbers.Number`` is not among its bases)."""
+    return numbers.Number not in _TYPE_MRO.__get__(kind)
+
+
 def _no_false_class(x: Any, name: str) -> None:
     """Refuse an object whose class can lie about its class: every isinstance check would ask it what it is."""
     kind = type(x)
@@ -269,6 +280,15 @@ def _no_false_class(x: Any, name: str) -> None:
             f"{name} must hold numbers, got {short_repr(_TYPE_NAME.__get__(kind))}, which redefines __class__ "
             "or __getattribute__, or its class's __mro__"
         )
+    if issubclass(kind, np.number):  # a subclass of a NumPy scalar (or timedelta64): NumPy reads it by its own methods
+        raise TypeError(
+            f"{name} must hold plain numbers (Python's or NumPy's own), got {short_repr(_TYPE_NAME.__get__(kind))}"
+        )
+    if isinstance(x, numbers.Number) and not issubclass(kind, _REAL_NUMBER_BASES) and _only_registered(kind):
+        raise TypeError(  # registered with numbers.Number, not derived: only its own methods say what it holds
+            f"{name} must hold plain numbers (Python's or NumPy's own), got {short_repr(_TYPE_NAME.__get__(kind))}, "
+            "a class registered as a number"
+        )
 
 
 def _plain_int(value: Any, name: str) -> int:
@@ -277,10 +297,12 @@ def _plain_int(value: Any, name: str) -> int:
     kind = type(value)
     if kind is int:
         return value
+    if kind in _EXACT_NUMBERS:  # NumPy's own integer scalars: no Python method of the caller's runs
+        return int(value)
     if issubclass(kind, int):
         return int.__index__(value)  # int's own: the stored value, whatever the subclass redefines
-    if issubclass(kind, np.integer):
-        return np.asarray(value).item()  # the scalar's stored value (NumPy's conversion runs no Python method)
+    if issubclass(kind, np.generic):  # a NumPy scalar of a subclass (or timedelta64): its conversions are its own
+        raise TypeError(f"{name} must be an integer (Python's or NumPy's own), got {_describe(value)}")
     try:  # another Integral (registered with numbers): only its own conversion can say
         out = int.__index__(int(value))
     except Exception as exc:
@@ -307,12 +329,14 @@ def _plain_real(value: Any, name: str) -> Any:
     kind = type(value)
     if kind in (int, float) or kind is np.longdouble:
         return value
+    if kind in _EXACT_NUMBERS and issubclass(kind, np.floating):  # NumPy's own: float16 stays float16
+        return value
     if issubclass(kind, numbers.Integral) and not issubclass(kind, (bool, np.bool_)):
         return _plain_int(value, name)
     if issubclass(kind, float):
         return float.__float__(value)  # float's own (NumPy's float64 is one)
-    if issubclass(kind, np.floating):
-        return np.asarray(value)[()]  # an exact NumPy scalar of the same precision
+    if issubclass(kind, np.generic):  # a NumPy scalar of a subclass: its conversions are its own
+        raise TypeError(f"{name} must be a real number (Python's or NumPy's own), got {_describe(value)}")
     try:  # another Real: a Rational as a plain Fraction (exact, however large), any other by its float()
         if isinstance(value, numbers.Rational):
             return Fraction(int.__index__(int(value.numerator)), int.__index__(int(value.denominator)))

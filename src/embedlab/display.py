@@ -14,6 +14,7 @@ This module imports matplotlib only inside its functions, so ``import embedlab``
 from __future__ import annotations
 
 import io
+import math
 import numbers
 import warnings
 from collections.abc import Iterator
@@ -27,6 +28,7 @@ __all__ = [
     "DPI",
     "FIGURE_WIDTH",
     "MAX_INCHES",
+    "MAX_PIXELS",
     "MIN_INCHES",
     "MIN_TEXT_CSS_PX",
     "NARROWEST_COLUMN",
@@ -57,18 +59,17 @@ MIN_TEXT_CSS_PX = 12.0
 DPI = CSS_WIDTH * PIXEL_RATIO / FIGURE_WIDTH
 #: Largest side (inches) a figure may be given: 100 inches at :data:`DPI` is 22,500 pixels.
 MAX_INCHES = 100.0
-#: Smallest side (inches) a figure may be given: a quarter inch is still 48 pixels at :data:`DPI`.
-MIN_INCHES = 0.25
+#: Smallest side (inches) a figure may be given: about one pixel at :data:`DPI` (a fitted figure is at least two).
+MIN_INCHES = 0.005
+#: Most pixels a figure may be drawn with (a 2x figure of the book's width is about 1.5 million).
+MAX_PIXELS = 2**24
 
 
 def check_figsize(figsize: Any, name: str = "figsize") -> tuple[float, float]:
     """``figsize`` as two floats: (width, height) in inches, each from :data:`MIN_INCHES` to :data:`MAX_INCHES`."""
     from ._validation import exact_real
 
-    if (
-        not (isinstance(figsize, (list, tuple)) or (isinstance(figsize, np.ndarray) and figsize.ndim == 1))
-        or len(figsize) != 2
-    ):
+    if not (type(figsize) in (list, tuple) or (type(figsize) is np.ndarray and figsize.ndim == 1)) or len(figsize) != 2:
         raise TypeError(f"{name} must be a (width, height) pair of inches, got {_short(figsize)}")
     sides = []
     for side in figsize:
@@ -90,10 +91,13 @@ def check_figure(fig: Any, name: str = "fig") -> Any:
 
     if not isinstance(fig, Figure):
         raise TypeError(f"{name} must be a matplotlib Figure, got {type(fig).__name__}")
-    w, h = (float(x) for x in fig.get_size_inches())
-    if not (MIN_INCHES <= w <= MAX_INCHES and MIN_INCHES <= h <= MAX_INCHES):
+    # Its size in pixels, checked before anything is drawn: at least one pixel each way, at most MAX_PIXELS.
+    with np.errstate(all="ignore"):
+        w, h = (float(x) * float(fig.dpi) for x in fig.get_size_inches())
+    if not (math.isfinite(w) and math.isfinite(h) and w >= 1 and h >= 1 and w * h <= MAX_PIXELS):
         raise ValueError(
-            f"{name} must be a figure from {MIN_INCHES:g} to {MAX_INCHES:g} inches each way, got {w:.3g} x {h:.3g}"
+            f"{name} must be a figure of at least one pixel each way and at most {MAX_PIXELS:,} pixels, "
+            f"got {w:.4g} x {h:.4g} pixels (size in inches times dpi)"
         )
     return fig
 
@@ -101,7 +105,7 @@ def check_figure(fig: Any, name: str = "fig") -> Any:
 def _short(value: Any) -> str:
     from ._validation import short_repr
 
-    if isinstance(value, (list, tuple)) and len(value) <= 4:  # a figsize: each side cut on its own (10**5000, say)
+    if type(value) in (list, tuple) and len(value) <= 4:  # a figsize: each side cut on its own (10**5000, say)
         inner = ", ".join(short_repr(v, 28) for v in value)
         return short_repr(f"({inner})" if isinstance(value, tuple) else f"[{inner}]", 60).strip("'")
     return short_repr(value, 60)
@@ -130,10 +134,13 @@ def fitted_size(figsize: tuple[float, float]) -> tuple[float, float]:
 
 def fit(fig: Any) -> Any:
     """Give ``fig`` the book's geometry in place: :func:`fitted_size` at :data:`DPI`. Returns ``fig``."""
-    check_figure(fig)
-    fig.set_size_inches(*fitted_size(tuple(fig.get_size_inches())), forward=False)
+    from matplotlib.figure import Figure
+
+    if not isinstance(fig, Figure):
+        raise TypeError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
+    fig.set_size_inches(*fitted_size(tuple(float(x) for x in fig.get_size_inches())), forward=False)
     fig.set_dpi(DPI)
-    return fig
+    return check_figure(fig)  # its pixels at the book's resolution
 
 
 def css_size(fig: Any) -> tuple[int, int]:
@@ -154,9 +161,9 @@ def text_sizes_css(fig: Any, shown_width: float | None = None) -> list[tuple[str
     if shown_width is not None:
         if isinstance(shown_width, (bool, np.bool_)) or not isinstance(shown_width, numbers.Real):
             raise TypeError(f"shown_width must be a number of CSS pixels, got {type(shown_width).__name__}")
-        from ._validation import exact_real
+        from ._validation import check_real
 
-        shown_width = exact_real(shown_width, "shown_width")
+        shown_width = check_real(shown_width, "shown_width", finite=False)  # a plain float (a float16 too)
         if not 0 < shown_width < 1e9:  # a Python int beyond float range compares without overflowing
             raise ValueError(f"shown_width must be a positive number of CSS px below 1e9, got {_short(shown_width)}")
     width_in = fig.get_size_inches()[0]

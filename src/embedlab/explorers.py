@@ -153,7 +153,7 @@ def one_hot_cost_explorer(presets: tuple[tuple[str, int, int], ...] = SIZE_PRESE
     d of another). Bars on a log scale: multiplications of ``one_hot @ E`` against numbers a
     lookup copies.
     """
-    if isinstance(presets, (str, bytes)) or not isinstance(presets, (tuple, list)):
+    if type(presets) not in (tuple, list):  # a plain tuple or list: a subclass's own len or iter is not trusted
         raise TypeError(f"presets must be a sequence of (name, V, d) triples, got {_describe(presets)}")
     if len(presets) > MAX_PRESETS:
         raise ValueError(
@@ -163,7 +163,7 @@ def one_hot_cost_explorer(presets: tuple[tuple[str, int, int], ...] = SIZE_PRESE
     if not presets:
         raise ValueError("presets must hold at least one (name, V, d) triple, got none")
     for preset in presets:
-        if not (type(preset) in (tuple, list) and len(preset) == 3 and isinstance(preset[0], str)):
+        if not (type(preset) in (tuple, list) and len(preset) == 3 and type(preset[0]) is str):
             raise TypeError(
                 "presets must hold (name, V, d) triples (plain tuples or lists) with a str name, "
                 f"got {_describe(preset)}"

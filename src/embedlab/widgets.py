@@ -3,8 +3,12 @@
 An :class:`Explorer` wraps a kept matplotlib figure and a few :class:`Control` s. Its
 ``_repr_mimebundle_`` returns three formats of the same thing:
 
-* the live ipywidgets view (sliders plus an image redrawn by updating artists, never a new
-  figure); JupyterLab ranks it first, so the learner sees only this;
+* the live ipywidgets view; JupyterLab ranks it first, so the learner sees only this. When every
+  combination of values is pre-rendered (:attr:`Explorer.framed`), the browser itself swaps the
+  frames on each move, over the background sent once (nested ``Stack`` s linked to the sliders
+  with ``jslink``): no move waits for the kernel, and a drag shows the latest position, never a
+  backlog. Otherwise the kernel redraws only the moving artists of a kept figure and sends a PNG
+  whose unchanged bands are reused, and ipywidgets keeps at most one update in flight per slider;
 * ``text/html``: the same figure pre-rendered at every combination of the controls' static
   values, with ``<input type=range>`` controls that swap frames through an inline handler, so
   the book stays interactive without a kernel (no ids, no ``<script>``). The part of the figure
@@ -68,7 +72,7 @@ __all__ = [
 MAX_CONTROL_VALUES = 100_000
 
 #: Most pixels one encoded frame may have (a 2x figure of the book's width is about 1.5 million).
-MAX_PIXELS = 2**24
+MAX_PIXELS = display.MAX_PIXELS
 
 #: Most controls one Explorer may have (each multiplies the static frames).
 MAX_CONTROLS = 8
@@ -122,18 +126,26 @@ class Control:
             size = len(self.values) if isinstance(self.values, Sized) else 0  # before building a tuple
         except TypeError:  # a 0-d array: sized by type, not in fact (refused below)
             size = 0
+        except Exception as exc:  # a __len__ of the caller's own that fails (or answers 2**70)
+            raise TypeError(
+                f"values of control {self.name!r} must be a sequence, got {_describe(self.values)} "
+                f"whose len() fails ({type(exc).__name__})"
+            ) from None
         if size > MAX_CONTROL_VALUES:
             raise ValueError(
                 f"values of control {self.name!r} must hold at most {MAX_CONTROL_VALUES:,} values, got {size:,}"
             )
         try:  # at most one value past the limit is read: an endless iterator is refused below, not exhausted
             object.__setattr__(self, "values", tuple(itertools.islice(self.values, MAX_CONTROL_VALUES + 1)))
-        except TypeError:  # a 0-d array, say: iterable by type, not in fact
+        except Exception as exc:  # a 0-d array (iterable by type, not in fact), or an iterator that fails
             raise TypeError(
-                f"values of control {self.name!r} must be a sequence, got {_describe(self.values)}"
+                f"values of control {self.name!r} must be a sequence, got {_describe(self.values)} "
+                f"that could not be read ({type(exc).__name__})"
             ) from None
         if not self.values:
             raise ValueError(f"values of control {self.name!r} must not be empty")
+        if any(v is None for v in self.values):  # a slider reads None as "nothing selected"
+            raise ValueError(f"values of control {self.name!r} must not hold None (a slider reads it as no value)")
         if len(self.values) > MAX_CONTROL_VALUES:
             raise ValueError(
                 f"values of control {self.name!r} must hold at most {MAX_CONTROL_VALUES:,} values, "
@@ -168,6 +180,8 @@ class Control:
             object.__setattr__(self, "value", self.values[0])
         elif not self._listed(self.value):
             raise ValueError(f"value of control {self.name!r} must be one of its values, got {short_repr(self.value)}")
+        else:  # the list's own element (2, not 2.0): every update gets the values of the list
+            object.__setattr__(self, "value", self.values[self.values.index(self.value)])
         object.__setattr__(self, "static_every", check_size(self.static_every, "static_every"))
         if not (isinstance(self.fmt, str) or callable(self.fmt)):
             raise TypeError(
@@ -365,7 +379,8 @@ def png_bytes(fig: Any, *, colors: int | None = None) -> bytes:
 
 
 def webp_bytes(rgba: np.ndarray) -> bytes:
-    """Lossless WebP of an (h, w, 4) RGBA array: exact pixels, transparent areas cost almost nothing."""
+    """Lossless WebP of an (h, w, 4) RGBA array: alpha and every visible pixel exact (the colour under
+    a fully transparent pixel is not kept), and transparent areas cost almost nothing."""
     _check_rgba(rgba, "rgba")
     if rgba.shape[0] * rgba.shape[1] > MAX_PIXELS:
         raise ValueError(f"rgba must hold at most {MAX_PIXELS:,} pixels, got {rgba.shape[0]} x {rgba.shape[1]}")
@@ -529,11 +544,16 @@ class Explorer:
             raise TypeError(f"setup must accept two arguments, setup(fig, axes), got {_describe(setup)}") from None
         except ValueError:  # some builtins have no signature to inspect: let the call decide
             pass
-        if not (isinstance(figsize, (tuple, list)) and len(figsize) == 2):
+        if not (type(figsize) in (tuple, list) and len(figsize) == 2):
             raise TypeError(f"figsize must be a pair (width, height) in inches, got {_describe(figsize)}")
         size = tuple(check_real(x, "figsize") for x in figsize)
         if not all(0 < x <= 50 for x in size):
             raise ValueError(f"figsize must be between 0 and 50 inches each way, got {short_repr(figsize)}")
+        if display.fitted_size(size)[1] * display.DPI < 2:  # laid out at the book's width: under a CSS pixel tall
+            raise ValueError(
+                f"figsize must not be so wide for its height that the figure, laid out {display.FIGURE_WIDTH:g} "
+                f"inches wide, is under one CSS pixel tall; got {short_repr(figsize)}"
+            )
         if isinstance(ncols, (bool, np.bool_)) or not isinstance(ncols, numbers.Integral):
             raise TypeError(f"ncols must be a positive int, got {_describe(ncols)}")
         ncols = exact_int(ncols, "ncols")
@@ -543,6 +563,10 @@ class Explorer:
         display.fit(self.fig)  # the book's width and resolution: CSS_WIDTH css px, PIXEL_RATIO x that in pixels
         with style():  # titles and labels set in setup take the package style too
             made = setup(self.fig, self.axes)  # errors raised inside the caller's setup are theirs, unchanged
+        try:  # setup may have resized the figure: its pixels are checked before anything is drawn
+            display.check_figure(self.fig, "fig")
+        except ValueError as exc:
+            raise ValueError(f"setup must leave the figure drawable: {exc}") from None
         if not (isinstance(made, tuple) and len(made) == 2 and callable(made[0])):
             raise TypeError(f"setup must return a pair (update, artists) with update callable, got {_describe(made)}")
         self._update, dynamic = made
