@@ -15,9 +15,9 @@ better; below 1 the measured route is the faster):
 2. one slider move of each explorer in the kernel (what the figure waits for: nothing where the
    browser swaps pre-rendered frames, else compute, redraw, PNG encode) against building a new
    figure for every move, and a drag (20 moves at 60 per second) from its last move to the final
-   figure, against the same drag drawn the naive way; then one training step of notebook I's small model against the same
-   step in bare NumPy and in PyTorch on the CPU, one ``compare()`` against its steps alone, and
-   the cost per point of notebook I's sweep (``make experiments``);
+   figure, against the same drag drawn the naive way; then one training step of notebook I's
+   small model against the same step in bare NumPy and in PyTorch on the CPU, one ``compare()``
+   against its steps alone, and the cost per point of notebook I's sweep (``make experiments``);
 3. ``pytest --nbval`` per notebook and in total, and the book's cold and warm build in a
    temporary copy of the repository (the real ``_build/`` is untouched); skipped by ``--quick``;
 4. the JupyterLab key-press-to-figure latencies and drags of the last ``make test``, each against
@@ -58,7 +58,7 @@ import numpy as np
 
 import embedlab
 from embedlab import explorers
-from embedlab._naive import capture_spec, naive_move
+from embedlab._naive import CHAPTER_EXPLORERS, capture_spec, naive_move
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "_build" / "bench"
@@ -68,16 +68,7 @@ BIN = Path(sys.executable).parent  # the venv's bin/, as `make bench` runs it
 
 V, D = 50257, 768  # GPT-2's vocabulary and width
 N_IDS, N_CTX = 4096, 64
-EXPLORERS = (
-    "lookup_explorer",
-    "one_hot_cost_explorer",
-    "logits_explorer",
-    "alignment_explorer",
-    "flatten_explorer",
-    "saturation_explorer",
-    "budget_explorer",
-    "gradient_explorer",
-)
+EXPLORERS = CHAPTER_EXPLORERS
 SLIDER_TARGET = 0.025  # seconds per move
 DRAG_MOVES, DRAG_RATE = 20, 60  # a drag: 20 moves at 60 per second
 DRAG_TARGET = 0.100  # seconds from the drag's last move to its final figure

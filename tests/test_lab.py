@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from embedlab._naive import CHAPTER_EXPLORERS
 from tests.browser import chromium_path
 from tests.lab_server import LabServer, lab_server
 
@@ -41,18 +42,7 @@ LATENCY_JSON = REPO / "_build" / "bench" / "lab-latency.json"
 PRESSES_PER_NOTEBOOK = 8  # at least; each slider is moved there and back
 NAIVE_NOTEBOOK = "naive-baseline.ipynb"
 # The explorers of notebooks A to H, each drawn the naive way in the same server (the baseline).
-NAIVE_EXPLORERS = (
-    "lookup_explorer",
-    "one_hot_cost_explorer",
-    "logits_explorer",
-    "alignment_explorer",
-    "flatten_explorer",
-    "saturation_explorer",
-    "budget_explorer",
-    "training_memory_explorer",
-    "scale_explorer",
-    "gradient_explorer",
-)
+NAIVE_EXPLORERS = CHAPTER_EXPLORERS
 DRAG_MOVES, DRAG_RATE = 20, 60  # a drag: 20 pointer moves at 60 per second
 # Goals (issue 22), reported beside the measurements, never asserted: machines differ up to 4x.
 TARGET_MEDIAN_MS, TARGET_RATIO, TARGET_DRAG_MS = 50, 0.25, 100

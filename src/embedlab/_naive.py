@@ -19,6 +19,20 @@ from . import display, explorers
 from .plots import new_figure, style
 from .widgets import Control, png_bytes
 
+#: The explorers of notebooks A to H (factories of :mod:`embedlab.explorers`), the baseline's subjects.
+CHAPTER_EXPLORERS = (
+    "lookup_explorer",
+    "one_hot_cost_explorer",
+    "logits_explorer",
+    "alignment_explorer",
+    "flatten_explorer",
+    "saturation_explorer",
+    "budget_explorer",
+    "training_memory_explorer",
+    "scale_explorer",
+    "gradient_explorer",
+)
+
 
 @dataclass
 class ExplorerSpec:
