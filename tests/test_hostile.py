@@ -3068,3 +3068,45 @@ def test_hostile_pass_21_drawable_figures_are_not_refused():
         ex = Explorer("t", [Control("a", "a", (1, 2))], lambda f, a: ((lambda a: "x"), []), figsize=(50, 0.25))
         assert ex.css_size[1] >= 1
     assert Control("a", "a", [1, 2], value=2.0).value == 2 and type(Control("a", "a", [1, 2], value=2.0).value) is int
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 22 found
+def test_hostile_pass_22_int_subclasses_in_lists_are_read_by_their_stored_value():
+    """Items of a list are read through int's own methods too (a subclass's __int__ raises here)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(lookup(np.eye(3), [_RaisingInt(1), np.uint64(2)]), np.eye(3)[[1, 2]])
+        assert cross_entropy(np.zeros((2, 3)), [_RaisingInt(1), np.uint64(2)]) == pytest.approx(math.log(3))
+        assert check("x", [_RaisingInt(3), 0.5], [3, 0.5], 1) == check("x", [3, 0.5], [3, 0.5], 1)
+        assert embedlab.train.matched_width(100, _RaisingInt(16)) == embedlab.train.matched_width(100, 16)
+        np.testing.assert_array_equal(softmax([_RaisingInt(2**60), 0.5]), [1.0, 0.0])  # exp(0.5 - 2**60) is 0
+        with pytest.raises(ValueError, match=r"^a must hold integers of at most 2\*\*53"):
+            dot([_RaisingInt(2**60 + 1), 0.5], [1, 1])
+
+
+def test_hostile_pass_22_uint64_token_indexes_draw_the_same_figure():
+    z = np.random.default_rng(22).normal(size=(50, 4))
+    fig_int, _ = figures_mod.tie_scatter(z, z + 0.1, 0, 1)
+    fig_u64, _ = figures_mod.tie_scatter(z, z + 0.1, np.uint64(0), 1)
+    assert embedlab.widgets.png_bytes(fig_u64) == embedlab.widgets.png_bytes(fig_int)
+
+
+def test_hostile_pass_22_figures_fitted_for_the_book():
+    """figure_png judges a figure at the size it draws it (fitted), and leaves it as it was, refused or not."""
+    import matplotlib.pyplot as plt
+
+    tall = plt.figure(figsize=(6.4, 60), dpi=100)
+    with pytest.raises(ValueError, match=r"^fig must fit the book's width"):
+        display.figure_png(tall)
+    assert tuple(tall.get_size_inches()) == (6.4, 60.0) and tall.dpi == 100
+    sharp = plt.subplots(figsize=(20, 12), dpi=300)[0]
+    assert display.figure_png(sharp)[1] == {"width": display.CSS_WIDTH} and sharp.dpi == 300
+    wide = display.fit(plt.figure(figsize=(150, 10), dpi=10))
+    assert display.css_size(wide)[0] == display.CSS_WIDTH
+    plt.close("all")
+    ex = Explorer("t", [Control("a", "a", (1, 2))], lambda f, a: ((lambda a: "x"), []), figsize=np.array([6.0, 3.2]))
+    assert ex.css_size[0] == display.CSS_WIDTH
+    halves = make_corpus(n_train=5, p_adjective=Fraction(1, 2)).train, make_corpus(n_train=5, p_adjective=0.5).train
+    assert [s.tolist() for s in halves[0]] == [s.tolist() for s in halves[1]]
+    with pytest.raises(ValueError, match=r"^values of control 'a' must hold at most 100,000 values, got 1"):
+        Control("a", "a", range(10**20))

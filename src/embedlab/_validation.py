@@ -312,6 +312,12 @@ def _plain_int(value: Any, name: str) -> int:
     return out
 
 
+def _int_of(x: Any) -> int:
+    """``int(x)`` of an item already read as an integer, through int's own method for an int subclass
+    (whose ``__int__`` may raise or lie)."""
+    return int.__index__(x) if isinstance(x, int) else int(x)
+
+
 def exact_int(value: Any, name: str) -> int:
     """``value``, already known to be an Integral, as a plain int: refused if it lies about its class."""
     _no_false_class(value, name)
@@ -499,10 +505,11 @@ def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
         if any(isinstance(x, (bool, np.bool_)) for x in flat):
             raise TypeError(f"{name} must be integer token ids, got a sequence containing bools")
         if arr.dtype.kind in "Of" and all(isinstance(x, numbers.Integral) for x in flat):
-            lo, hi = min(flat), max(flat)
-            _check_id_range(int(lo), int(hi), vocab_size, name)  # beyond int64, no vocabulary is that large
+            ints = [_int_of(x) for x in flat]  # plain ints: a subclass's own comparisons never run
+            lo, hi = min(ints), max(ints)
+            _check_id_range(lo, hi, vocab_size, name)  # beyond int64, no vocabulary is that large
             check_nbytes(arr.shape, np.intp, name)
-            exact = np.array([int(x) for x in flat], dtype=np.intp).reshape(objects.shape)
+            exact = np.array(ints, dtype=np.intp).reshape(objects.shape)
             return np.broadcast_to(exact, arr.shape).copy() if exact.shape != arr.shape else exact
     if arr.dtype.kind not in "iu":
         if arr.dtype.kind == "b":
@@ -554,7 +561,7 @@ def check_float_array(
         try:
             arr = object_ints(ints, name)
         except ValueError:  # beyond 64 bits
-            big = max((int(v) for v in ints.ravel()), key=abs)
+            big = max((_int_of(v) for v in ints.ravel()), key=abs)
             raise ValueError(
                 f"{name} must hold integers of at most 2**53 in size, which float64 holds exactly, got "
                 f"{short_repr(big)}; pass floats if rounding them is what you mean"
@@ -647,11 +654,11 @@ def big_ints_among(x: Any, arr: np.ndarray) -> bool:
     if items is None or not all(isinstance(v, (numbers.Real, bool, np.bool_)) for v in items):
         return False  # not all numbers (None, str): refused as such elsewhere
     for v in items:
-        if _is_int(v) and abs(int(v)) > 2**53:
+        if _is_int(v) and abs(_int_of(v)) > 2**53:
             if arr.dtype.kind == "O":
                 return True
             try:
-                if int(arr.dtype.type(v)) != int(v):
+                if int(arr.dtype.type(_int_of(v))) != _int_of(v):
                     return True
             except (OverflowError, ValueError):
                 return True
@@ -672,9 +679,9 @@ def object_ints(arr: np.ndarray, name: str) -> np.ndarray:
         )
     lo, hi = (int(min(flat)), int(max(flat))) if flat.size else (0, 0)
     if lo >= -(2**63) and hi < 2**63:
-        return np.array([int(x) for x in flat], dtype=np.int64).reshape(arr.shape)
+        return np.array([_int_of(x) for x in flat], dtype=np.int64).reshape(arr.shape)
     if lo >= 0 and hi < 2**64:
-        return np.array([int(x) for x in flat], dtype=np.uint64).reshape(arr.shape)
+        return np.array([_int_of(x) for x in flat], dtype=np.uint64).reshape(arr.shape)
     big = hi if hi >= 2**63 else lo
     raise ValueError(f"{name} must hold integers that fit in 64 bits, got {short_repr(big)}")
 

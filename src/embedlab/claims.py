@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import _describe, as_array, exact_int, short_repr
+from ._validation import _describe, _int_of, as_array, exact_int, short_repr
 
 __all__ = [
     "MAX_VALUES",
@@ -59,7 +59,7 @@ def _written(draft: Any, d: np.ndarray) -> list[Fraction | None]:
         if not math.isfinite(f):
             out.append(None)
         elif isinstance(v, numbers.Integral):
-            out.append(Fraction(int(v)))
+            out.append(Fraction(_int_of(v)))
         elif isinstance(v, np.floating) and v.dtype.itemsize < 8:  # float16, float32: typed in their own digits
             exact = Fraction(f)
             # a whole number float64 holds exactly (2**30 as a float32) was typed as itself, not as the
@@ -105,7 +105,7 @@ def _exact_real(v: Any, name: str) -> float:
     NaN and infinities pass (a draft may show them; they just differ).
     """
     if isinstance(v, numbers.Integral):
-        return _exact_float(int(v), name)
+        return _exact_float(_int_of(v), name)
     try:
         f = float(v)
     except OverflowError:

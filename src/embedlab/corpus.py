@@ -248,7 +248,7 @@ def make_corpus(
         ("p_adjective", p_adjective, 0.0, 1.0),
         ("p_intransitive", p_intransitive, 0.0, 1.0),
     ):
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
             raise TypeError(f"{name} must be a real number, got {type(value).__name__} {short_repr(value)}")
         value = exact_real(value, name)
         if not lo <= value <= hi:

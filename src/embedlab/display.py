@@ -85,6 +85,17 @@ def check_figsize(figsize: Any, name: str = "figsize") -> tuple[float, float]:
     return sides[0], sides[1]
 
 
+def _check_figure_type(fig: Any, name: str) -> None:
+    from matplotlib.figure import Figure
+
+    if not isinstance(fig, Figure):
+        raise TypeError(f"{name} must be a matplotlib Figure, got {type(fig).__name__}")
+    with np.errstate(all="ignore"):
+        w, h = (float(x) for x in fig.get_size_inches())
+    if not (math.isfinite(w) and math.isfinite(h) and w > 0 and h > 0):
+        raise ValueError(f"{name} must have a finite, positive size in inches, got {w:.4g} x {h:.4g}")
+
+
 def check_figure(fig: Any, name: str = "fig") -> Any:
     """``fig`` if it is a matplotlib ``Figure``; else a TypeError naming ``name``."""
     from matplotlib.figure import Figure
@@ -125,8 +136,14 @@ def fitted_size(figsize: tuple[float, float]) -> tuple[float, float]:
     >>> [round(x, 3) for x in fitted_size((12.8, 4.0))]
     [6.4, 2.0]
     """
-    w, h = check_figsize(figsize)
+    return _fitted(*check_figsize(figsize))
+
+
+def _fitted(w: float, h: float) -> tuple[float, float]:
+    """:func:`fitted_size` of a checked, finite, positive (width, height)."""
     h = h if w <= FIGURE_WIDTH else h * FIGURE_WIDTH / w
+    if not math.isfinite(h * DPI):  # a figure's own size may be any finite one
+        raise ValueError(f"fig must be a figure of finite size, got {w:.4g} x {h:.4g} inches")
     css_h = max(1, round(h * DPI / PIXEL_RATIO))
     # a hair over the exact height: matplotlib truncates the pixel size, and 675.9999 would lose a row
     return (FIGURE_WIDTH, (css_h * PIXEL_RATIO + 1e-3) / DPI)
@@ -134,13 +151,18 @@ def fitted_size(figsize: tuple[float, float]) -> tuple[float, float]:
 
 def fit(fig: Any) -> Any:
     """Give ``fig`` the book's geometry in place: :func:`fitted_size` at :data:`DPI`. Returns ``fig``."""
-    from matplotlib.figure import Figure
-
-    if not isinstance(fig, Figure):
-        raise TypeError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
-    fig.set_size_inches(*fitted_size(tuple(float(x) for x in fig.get_size_inches())), forward=False)
+    _check_figure_type(fig, "fig")
+    size = _fitted(*(float(x) for x in fig.get_size_inches()))  # any finite positive size fits
+    with np.errstate(all="ignore"):
+        pixels = size[0] * DPI * size[1] * DPI
+    if not pixels <= MAX_PIXELS:  # checked before the figure is changed
+        raise ValueError(
+            f"fig must fit the book's width in at most {MAX_PIXELS:,} pixels, got a figure of "
+            f"{size[0] * DPI:.4g} x {size[1] * DPI:.4g} pixels once fitted"
+        )
+    fig.set_size_inches(*size, forward=False)
     fig.set_dpi(DPI)
-    return check_figure(fig)  # its pixels at the book's resolution
+    return fig
 
 
 def css_size(fig: Any) -> tuple[int, int]:
@@ -189,8 +211,8 @@ def text_sizes_css(fig: Any, shown_width: float | None = None) -> list[tuple[str
 def _geometry(fig: Any) -> Iterator[Any]:
     """Temporarily fit ``fig``: a notebook's figure keeps the size its code gave it."""
     size, dpi = tuple(fig.get_size_inches()), fig.dpi
-    fit(fig)
-    try:
+    try:  # restored if fitting refuses too: a refused figure is left as it was
+        fit(fig)
         yield fig
     finally:
         fig.set_size_inches(*size, forward=False)
@@ -213,7 +235,7 @@ def figure_png(fig: Any) -> tuple[bytes, dict[str, int]]:
     image's CSS width and the theme's ``max-width: 100%`` shrinks it in a narrower column, keeping
     its aspect; JupyterLab does the same.
     """
-    check_figure(fig)
+    _check_figure_type(fig, "fig")  # its pixels are checked once fitted (it is drawn at the book's size)
     out = io.BytesIO()
     with _geometry(fig), quiet_layout():
         fig.savefig(out, format="png", dpi=DPI, facecolor="white", metadata={"Software": None})

@@ -345,11 +345,14 @@ def tie_scatter(
     n_tokens = panels[0].shape[1]
     if panels[1].shape[1] != n_tokens:
         raise ValueError(f"z_dup must have one column per token like z_real ({n_tokens}), got {panels[1].shape[1]}")
+    plain = {}
     for name, k in (("i", i), ("j", j), *((("far", far),) if far is not None else ())):
         if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
             raise TypeError(f"{name} must be a token index, an int in [0, {n_tokens}), got {_describe(k)}")
-        if not 0 <= exact_int(k, name) < n_tokens:
+        plain[name] = exact_int(k, name)  # a Python int: a uint64 beside an int would index as a float
+        if not 0 <= plain[name] < n_tokens:
             raise ValueError(f"{name} must be a token index in [0, {n_tokens}), got {short_repr(k)}")
+    i, j, far = plain["i"], plain["j"], plain.get("far")
     labels = _check_labels(labels, n_tokens)
     pair = f"{labels[i]} and {labels[j]}"
     specs = [(panels[0], i, j, f"{pair}\nreal rows"), (panels[1], i, j, f"{pair}\nidentical rows")]

@@ -465,6 +465,11 @@ def _shape(x: Any) -> tuple[int, ...] | None:
         return None
 
 
+def _a(noun: str) -> str:
+    """``noun`` after its indefinite article: "an int", "a float"."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 def _name_of(kind: type) -> str:
     """A class's own name, read through ``type`` itself: a metaclass cannot make it raise or lie."""
     return type.__dict__["__name__"].__get__(kind)
@@ -480,7 +485,7 @@ def _kind_of(x: Any) -> str:
             return f"{_name_of(kind)} {_cut(repr(x), 40)}"
     except Exception:  # an answer whose own attributes fail
         pass
-    return f"a {_cut(_name_of(kind), 40)}"
+    return _a(_cut(_name_of(kind), 40))
 
 
 def _is_stub(fn: Callable[..., Any]) -> bool:
@@ -555,7 +560,7 @@ def _show_outcome(outcome: _Outcome) -> str:
     shown = _plain(value, "array") if type(value) in (list, tuple, np.ndarray) else None
     if shown is not None and shown.size <= 100:
         text = _show(np.asarray(value) if type(value) is not np.ndarray else value)
-        return text if type(value) is np.ndarray else f"a {_name_of(type(value))}, as an " + text
+        return text if type(value) is np.ndarray else f"{_a(_name_of(type(value)))}, as an " + text
     return _kind_of(value)
 
 

@@ -134,6 +134,7 @@ def matched_width(vocab_size: int, d: int, *, hidden: bool = True) -> int:
     9
     """
     target = model_param_count(vocab_size, d, tied=True, hidden=hidden)
+    d = check_size(d, "d")  # a plain int (checked by model_param_count too): the search below uses only it
     if d > 65_536:  # one Python-level count per candidate width: bounded, so the search stays fast
         raise ValueError(f"d must be at most 65,536, got {d:,}")
     widths = np.arange(1, d + 1)

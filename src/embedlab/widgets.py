@@ -34,7 +34,7 @@ import struct
 import sys
 import time
 import zlib
-from collections.abc import Callable, Iterable, Sequence, Sized
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -52,6 +52,7 @@ from ._validation import (
     check_size,
     exact_int,
     exact_real,
+    range_len,
     short_repr,
 )
 from .plots import new_figure, style
@@ -122,11 +123,11 @@ class Control:
             raise ValueError(f"name of a control must be a Python identifier (a keyword of update), got {self.name!r}")
         if isinstance(self.values, (str, bytes)) or not isinstance(self.values, Iterable):
             raise TypeError(f"values of control {self.name!r} must be a sequence, got {_describe(self.values)}")
-        try:
-            size = len(self.values) if isinstance(self.values, Sized) else 0  # before building a tuple
-        except TypeError:  # a 0-d array: sized by type, not in fact (refused below)
+        try:  # before building a tuple; a range longer than sys.maxsize too
+            size = range_len(self.values) if isinstance(self.values, range) else len(self.values)
+        except TypeError:  # not sized, or a 0-d array (sized by type, not in fact): refused below if need be
             size = 0
-        except Exception as exc:  # a __len__ of the caller's own that fails (or answers 2**70)
+        except Exception as exc:  # a __len__ of the caller's own that fails (or answers past sys.maxsize)
             raise TypeError(
                 f"values of control {self.name!r} must be a sequence, got {_describe(self.values)} "
                 f"whose len() fails ({type(exc).__name__})"
@@ -544,11 +545,7 @@ class Explorer:
             raise TypeError(f"setup must accept two arguments, setup(fig, axes), got {_describe(setup)}") from None
         except ValueError:  # some builtins have no signature to inspect: let the call decide
             pass
-        if not (type(figsize) in (tuple, list) and len(figsize) == 2):
-            raise TypeError(f"figsize must be a pair (width, height) in inches, got {_describe(figsize)}")
-        size = tuple(check_real(x, "figsize") for x in figsize)
-        if not all(0 < x <= 50 for x in size):
-            raise ValueError(f"figsize must be between 0 and 50 inches each way, got {short_repr(figsize)}")
+        size = display.check_figsize(figsize, "figsize")  # a pair of inches: a tuple, list or 1-D array
         if display.fitted_size(size)[1] * display.DPI < 2:  # laid out at the book's width: under a CSS pixel tall
             raise ValueError(
                 f"figsize must not be so wide for its height that the figure, laid out {display.FIGURE_WIDTH:g} "
