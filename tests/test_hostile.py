@@ -3110,3 +3110,77 @@ def test_hostile_pass_22_figures_fitted_for_the_book():
     assert [s.tolist() for s in halves[0]] == [s.tolist() for s in halves[1]]
     with pytest.raises(ValueError, match=r"^values of control 'a' must hold at most 100,000 values, got 1"):
         Control("a", "a", range(10**20))
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 23 found
+# An Integral by inheritance (not registration) whose every method raises, its own conversions too.
+_DerivedIntegral = type(
+    "_DerivedIntegral", (_numbers.Integral,), {m: _boom for m in (*_numbers.Integral.__abstractmethods__, "__index__")}
+)
+
+
+class _RaisingComparisons(int):
+    __lt__ = __gt__ = __le__ = __ge__ = _boom
+
+
+def _setup_returning(dynamic: Any) -> Any:
+    return lambda fig, ax: ((lambda a: ""), dynamic)
+
+
+_SELF_CONTAINING: list = []
+_SELF_CONTAINING.append(_SELF_CONTAINING)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "words"),
+    [
+        (lambda: lookup(embedlab.E_TOY, [_DerivedIntegral(), 1]), TypeError, "ids must hold integers"),
+        (lambda: softmax([_DerivedIntegral(), 2]), TypeError, "z must hold integers"),
+        (
+            lambda: embedlab._validation.check_float_array([_RaisingComparisons(3), -(2**70), 2**64 - 1], "x"),
+            ValueError,
+            "x must hold integers",
+        ),
+        (lambda: Explorer("T", [Control("a", "A", (0, 1))], _setup_returning([5])), TypeError, "setup must return"),
+        (lambda: Explorer("T", [Control("a", "A", (0, 1))], _setup_returning([None])), TypeError, "setup must return"),
+        (
+            lambda: Explorer("T", [Control("a", "A", (0, 1))], _setup_returning({"a": 1})),
+            TypeError,
+            "setup must return",
+        ),
+        (
+            lambda: Explorer("T", [Control("a", "A", (0, 1))], _setup_returning(_SELF_CONTAINING)),
+            TypeError,
+            "setup must return",
+        ),
+        (lambda: Control("x", "X", (0, 1, 2)).snap(True), ValueError, "x must be one of"),
+        (lambda: Control("x", "X", (0, 1, 2)).snap(1 + 0j), ValueError, "x must be one of"),
+        (lambda: Control("x", "X", (0, 1, 2), value=True), ValueError, "value of control 'x' must be one of"),
+        (
+            lambda: quiz_mod.Exercise("q", np.array(["a", "b"]), choices=["a", "b"], solution="s"),
+            TypeError,
+            "answer must be one of the choices",
+        ),
+        (lambda: quiz_mod.Exercise("q", 1.0, abs_tol=0.1, solution="s").check(1.0), TypeError, "response must be"),
+    ],
+)
+def test_hostile_pass_23_rows(call, error, words):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(error, match=f"^{re.escape(words)}"):
+            call()
+
+
+def test_hostile_pass_23_int_subclass_comparisons_never_run():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(softmax([_RaisingComparisons(3), 2**70]), softmax([3, 2**70]))
+
+
+def test_hostile_pass_23_huge_figures_fit_and_dollar_labels_draw():
+    from matplotlib.figure import Figure
+
+    assert display.css_size(display.fit(Figure(figsize=(1e308, 1e308)))) == (display.CSS_WIDTH, display.CSS_WIDTH)
+    z = np.random.default_rng(23).normal(size=(4, 4))
+    fig, _ = figures_mod.tie_scatter(z, z + 0.1, 0, 1, labels=["$\\foo$", "b", "c", "d"])
+    assert embedlab.widgets.png_bytes(fig)  # drawn as typed, not read as mathtext

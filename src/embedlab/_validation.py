@@ -312,10 +312,17 @@ def _plain_int(value: Any, name: str) -> int:
     return out
 
 
-def _int_of(x: Any) -> int:
+def _int_of(x: Any, name: str) -> int:
     """``int(x)`` of an item already read as an integer, through int's own method for an int subclass
-    (whose ``__int__`` may raise or lie)."""
-    return int.__index__(x) if isinstance(x, int) else int(x)
+    (whose ``__int__`` may raise or lie); another Integral's own conversion failing is refused by name."""
+    if isinstance(x, int):
+        return int.__index__(x)
+    try:
+        return int.__index__(int(x))
+    except Exception as exc:
+        raise TypeError(
+            f"{name} must hold integers, got {_describe(x)} whose int() fails ({type(exc).__name__})"
+        ) from None
 
 
 def exact_int(value: Any, name: str) -> int:
@@ -505,7 +512,7 @@ def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
         if any(isinstance(x, (bool, np.bool_)) for x in flat):
             raise TypeError(f"{name} must be integer token ids, got a sequence containing bools")
         if arr.dtype.kind in "Of" and all(isinstance(x, numbers.Integral) for x in flat):
-            ints = [_int_of(x) for x in flat]  # plain ints: a subclass's own comparisons never run
+            ints = [_int_of(x, name) for x in flat]  # plain ints: a subclass's own comparisons never run
             lo, hi = min(ints), max(ints)
             _check_id_range(lo, hi, vocab_size, name)  # beyond int64, no vocabulary is that large
             check_nbytes(arr.shape, np.intp, name)
@@ -555,13 +562,13 @@ def check_float_array(
         raise TypeError(f"{name} must be an array of real numbers, got the string {short_repr(x)}")
     arr = as_array(x, name, "real numbers")
     ints = passed_ints(x, arr)
-    if ints is None and big_ints_among(x, arr):
+    if ints is None and big_ints_among(x, arr, name):
         raise_big_ints(name)
     if ints is not None:  # integers NumPy promoted to float64 or objects: kept as the integers they are
         try:
             arr = object_ints(ints, name)
         except ValueError:  # beyond 64 bits
-            big = max((_int_of(v) for v in ints.ravel()), key=abs)
+            big = max((_int_of(v, name) for v in ints.ravel()), key=abs)
             raise ValueError(
                 f"{name} must hold integers of at most 2**53 in size, which float64 holds exactly, got "
                 f"{short_repr(big)}; pass floats if rounding them is what you mean"
@@ -639,7 +646,7 @@ def raise_big_ints(name: str) -> None:
     )
 
 
-def big_ints_among(x: Any, arr: np.ndarray) -> bool:
+def big_ints_among(x: Any, arr: np.ndarray, name: str) -> bool:
     """Whether a sequence holds, next to other numbers, an integer that NumPy's array of it rounds.
 
     NumPy makes ``[2**60 + 1, 0.5]`` float64, rounding the integer; a longdouble array holds it.
@@ -654,11 +661,11 @@ def big_ints_among(x: Any, arr: np.ndarray) -> bool:
     if items is None or not all(isinstance(v, (numbers.Real, bool, np.bool_)) for v in items):
         return False  # not all numbers (None, str): refused as such elsewhere
     for v in items:
-        if _is_int(v) and abs(_int_of(v)) > 2**53:
+        if _is_int(v) and abs(_int_of(v, name)) > 2**53:
             if arr.dtype.kind == "O":
                 return True
             try:
-                if int(arr.dtype.type(_int_of(v))) != _int_of(v):
+                if int(arr.dtype.type(_int_of(v, name))) != _int_of(v, name):
                     return True
             except (OverflowError, ValueError):
                 return True
@@ -677,11 +684,12 @@ def object_ints(arr: np.ndarray, name: str) -> np.ndarray:
             f"{name} must be an array of real numbers NumPy holds (ints or floats), got objects (dtype object), "
             "such as Fractions, Decimals or None"
         )
-    lo, hi = (int(min(flat)), int(max(flat))) if flat.size else (0, 0)
+    ints = [_int_of(x, name) for x in flat]  # plain ints: a subclass's own comparisons never run
+    lo, hi = (min(ints), max(ints)) if ints else (0, 0)
     if lo >= -(2**63) and hi < 2**63:
-        return np.array([_int_of(x) for x in flat], dtype=np.int64).reshape(arr.shape)
+        return np.array(ints, dtype=np.int64).reshape(arr.shape)
     if lo >= 0 and hi < 2**64:
-        return np.array([_int_of(x) for x in flat], dtype=np.uint64).reshape(arr.shape)
+        return np.array(ints, dtype=np.uint64).reshape(arr.shape)
     big = hi if hi >= 2**63 else lo
     raise ValueError(f"{name} must hold integers that fit in 64 bits, got {short_repr(big)}")
 

@@ -45,7 +45,7 @@ def _exact_float(v: int, name: str) -> float:
     return f
 
 
-def _written(draft: Any, d: np.ndarray) -> list[Fraction | None]:
+def _written(draft: Any, d: np.ndarray, name: str = "draft") -> list[Fraction | None]:
     """Each figure of the draft as it was typed: the shortest decimal of its float in its own precision.
 
     A float32 0.1 was typed as 0.1, not as the float64 0.10000000149011612 it widens to. None where
@@ -59,7 +59,7 @@ def _written(draft: Any, d: np.ndarray) -> list[Fraction | None]:
         if not math.isfinite(f):
             out.append(None)
         elif isinstance(v, numbers.Integral):
-            out.append(Fraction(_int_of(v)))
+            out.append(Fraction(_int_of(v, name)))
         elif isinstance(v, np.floating) and v.dtype.itemsize < 8:  # float16, float32: typed in their own digits
             exact = Fraction(f)
             # a whole number float64 holds exactly (2**30 as a float32) was typed as itself, not as the
@@ -105,7 +105,7 @@ def _exact_real(v: Any, name: str) -> float:
     NaN and infinities pass (a draft may show them; they just differ).
     """
     if isinstance(v, numbers.Integral):
-        return _exact_float(_int_of(v), name)
+        return _exact_float(_int_of(v, name), name)
     try:
         f = float(v)
     except OverflowError:

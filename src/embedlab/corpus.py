@@ -108,9 +108,11 @@ class Corpus:
             raise TypeError(f"classes must be a NumPy array of str (one per token), got {short_repr(classes)}")
         if classes.shape != (V,):
             raise ValueError(f"classes must have shape ({V},), one per token of vocab, got {classes.shape}")
-        if isinstance(self.seed, (bool, np.bool_)) or not isinstance(self.seed, numbers.Integral) or self.seed < 0:
+        if isinstance(self.seed, (bool, np.bool_)) or not isinstance(self.seed, numbers.Integral):
             raise TypeError(f"seed must be a non-negative int, got {short_repr(self.seed)}")
-        object.__setattr__(self, "seed", int(self.seed))
+        object.__setattr__(self, "seed", exact_int(self.seed, "seed"))
+        if self.seed < 0:
+            raise ValueError(f"seed must be a non-negative int, got {self.seed}")
         for split in ("train", "valid", "test"):
             sentences = getattr(self, split)
             if not isinstance(sentences, tuple):

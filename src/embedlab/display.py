@@ -141,7 +141,7 @@ def fitted_size(figsize: tuple[float, float]) -> tuple[float, float]:
 
 def _fitted(w: float, h: float) -> tuple[float, float]:
     """:func:`fitted_size` of a checked, finite, positive (width, height)."""
-    h = h if w <= FIGURE_WIDTH else h * FIGURE_WIDTH / w
+    h = h if w <= FIGURE_WIDTH else h * (FIGURE_WIDTH / w)  # the ratio first: 1e308 x 1e308 fits too
     if not math.isfinite(h * DPI):  # a figure's own size may be any finite one
         raise ValueError(f"fig must be a figure of finite size, got {w:.4g} x {h:.4g} inches")
     css_h = max(1, round(h * DPI / PIXEL_RATIO))

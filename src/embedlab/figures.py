@@ -241,7 +241,7 @@ def _check_labels(labels: Any, n: int, name: str = "labels") -> list[str]:
         raise TypeError(f"{name} must be a list or tuple of str, got {_describe(labels)}")
     if len(labels) != n or not all(isinstance(t, str) for t in labels):
         raise ValueError(f"{name} must hold one str per token ({n}), got {short_repr(labels)}")
-    return list(labels)
+    return [str.replace(t, "$", r"\$") for t in labels]  # drawn as typed: a "$" starts no mathtext
 
 
 def output_path_panels(

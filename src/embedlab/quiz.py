@@ -433,9 +433,13 @@ class _Question:
         if self.choices is not None:
             if len(self.choices) < 2 or len(set(self.choices)) != len(self.choices):
                 raise ValueError(f"choices must be at least two distinct strings, got {self.choices}")
+            if type(answer) is not str:
+                raise TypeError(f"answer must be one of the choices (a str), got {short_repr(answer)}")
             if answer not in self.choices:
                 raise ValueError(f"answer must be one of the choices {self.choices}, got {answer!r}")
             for slip in self.slips:
+                if type(slip.value) is not str:
+                    raise TypeError(f"a slip must name a wrong choice (a str), got {short_repr(slip.value)}")
                 if slip.value not in self.choices or slip.value == answer:
                     raise ValueError(f"a slip must name a wrong choice, got {slip.value!r}")
             self.answer: float | str = answer
@@ -476,6 +480,8 @@ class _Question:
 
     def grade(self, response: str | None) -> Grade:
         """Grade a typed text (numeric question) or a picked choice (None: nothing picked)."""
+        if response is not None and not isinstance(response, str):
+            raise TypeError(f"response must be a str (or None: nothing given), got {type(response).__name__}")
         if self.is_choice:
             return grade_choice(response, str(self.answer), slips=self.slips, right=self.right_text, wrong=self.wrong)
         return grade_number(

@@ -50,7 +50,7 @@ def _int_logits_shifted(z: Any, name: str, axis: Any) -> Any:
     if arr.ndim == 0 or arr.size == 0:
         return arr
     ints = passed_ints(z, arr)  # a list NumPy made float64 or objects, though it held integers
-    if ints is None and big_ints_among(z, arr):
+    if ints is None and big_ints_among(z, arr, name):
         raise_big_ints(name)
     if ints is not None:
         arr = ints

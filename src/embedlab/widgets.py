@@ -210,8 +210,9 @@ class Control:
         """Whether ``value`` is on the list (``==`` that cannot raise: arrays compare elementwise)."""
         if isinstance(value, np.ndarray):
             return False
+        kind = _kind(value)  # True is not 1, nor 1+0j 1: a value matches only values of its own kind
         try:
-            return value in self.values
+            return any(_kind(v) == kind and bool(v == value) for v in self.values)
         except Exception:
             return False
 
@@ -569,7 +570,19 @@ class Explorer:
         self._update, dynamic = made
         if isinstance(dynamic, (str, bytes)) or not isinstance(dynamic, Iterable):
             raise TypeError(f"setup must return a sequence of artists as its second item, got {_describe(dynamic)}")
-        self._dynamic = list(_flatten_artists(dynamic))
+        if type(dynamic) not in (list, tuple):
+            raise TypeError(
+                f"setup must return a list or tuple of artists as its second item, got {_describe(dynamic)}"
+            )
+        try:
+            self._dynamic = list(_flatten_artists(dynamic))
+        except RecursionError:
+            raise TypeError("setup must return artists as its second item, got a list that contains itself") from None
+        from matplotlib.artist import Artist
+
+        for artist in self._dynamic:
+            if not isinstance(artist, Artist):
+                raise TypeError(f"setup must return matplotlib artists as its second item, got {_describe(artist)}")
         for artist in self._dynamic:
             artist.set_animated(True)  # left out of the background, drawn on top at each update
         self.values = {c.name: c.value for c in self.controls}
@@ -853,6 +866,13 @@ def _as_float(x: Any) -> float:
         return float(x)
     except OverflowError:
         return math.inf if x > 0 else -math.inf
+
+
+def _kind(x: Any) -> str:
+    """What a control value is, for equality: a bool, a complex number, or anything else."""
+    if isinstance(x, (bool, np.bool_)):
+        return "bool"
+    return "complex" if isinstance(x, (complex, np.complexfloating)) else "other"
 
 
 def _is_number(x: Any) -> bool:
