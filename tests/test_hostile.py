@@ -3184,3 +3184,10 @@ def test_hostile_pass_23_huge_figures_fit_and_dollar_labels_draw():
     z = np.random.default_rng(23).normal(size=(4, 4))
     fig, _ = figures_mod.tie_scatter(z, z + 0.1, 0, 1, labels=["$\\foo$", "b", "c", "d"])
     assert embedlab.widgets.png_bytes(fig)  # drawn as typed, not read as mathtext
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 24 found
+def test_hostile_pass_24_params_with_a_non_str_key_are_refused_by_name():
+    params = {**embedlab.train.init_params(5, 3, tied=True), 1: np.ones(1)}
+    with pytest.raises(TypeError, match=r"^params must have str keys"):
+        embedlab.train.loss(params, (np.array([[0, 1, 2]]), np.array([3])))

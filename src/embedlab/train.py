@@ -146,6 +146,8 @@ def _check_params(params: Any) -> tuple[dict[str, np.ndarray], bool, bool]:
     """Validate a parameter dict; return it with float arrays, and whether it is tied and has a hidden layer."""
     if not isinstance(params, dict):
         raise TypeError(f"params must be a dict of arrays (see init_params), got {type(params).__name__}")
+    if not all(type(k) is str for k in params):
+        raise TypeError(f"params must have str keys, got {short_repr(sorted(map(repr, params)), 80)}")
     unknown = sorted(set(params) - set(PARAM_NAMES))
     if unknown or "E" not in params:
         raise ValueError(f"params must hold 'E' and optionally 'W', 'Wh', 'bh'; got keys {sorted(params)}")
