@@ -86,6 +86,7 @@ def check_figsize(figsize: Any, name: str = "figsize") -> tuple[float, float]:
 
 
 def _check_figure_type(fig: Any, name: str) -> None:
+    """A matplotlib ``Figure`` of finite, positive size in inches (its pixels are checked apart)."""
     from matplotlib.figure import Figure
 
     if not isinstance(fig, Figure):
@@ -97,11 +98,8 @@ def _check_figure_type(fig: Any, name: str) -> None:
 
 
 def check_figure(fig: Any, name: str = "fig") -> Any:
-    """``fig`` if it is a matplotlib ``Figure``; else a TypeError naming ``name``."""
-    from matplotlib.figure import Figure
-
-    if not isinstance(fig, Figure):
-        raise TypeError(f"{name} must be a matplotlib Figure, got {type(fig).__name__}")
+    """``fig`` if it is a matplotlib ``Figure`` drawable at its own size and dpi; else an error naming ``name``."""
+    _check_figure_type(fig, name)
     # Its size in pixels, checked before anything is drawn: at least one pixel each way, at most MAX_PIXELS.
     with np.errstate(all="ignore"):
         w, h = (float(x) * float(fig.dpi) for x in fig.get_size_inches())

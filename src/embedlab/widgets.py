@@ -179,10 +179,10 @@ class Control:
         object.__setattr__(self, "value", _plain(self.value, f"value of control {self.name!r}"))
         if self.value is None:
             object.__setattr__(self, "value", self.values[0])
-        elif not self._listed(self.value):
+        elif (at := self._position(self.value)) is None:
             raise ValueError(f"value of control {self.name!r} must be one of its values, got {short_repr(self.value)}")
         else:  # the list's own element (2, not 2.0): every update gets the values of the list
-            object.__setattr__(self, "value", self.values[self.values.index(self.value)])
+            object.__setattr__(self, "value", self.values[at])
         object.__setattr__(self, "static_every", check_size(self.static_every, "static_every"))
         if not (isinstance(self.fmt, str) or callable(self.fmt)):
             raise TypeError(
@@ -192,44 +192,45 @@ class Control:
             check_format(self.fmt, f"fmt of control {self.name!r}")
         # Format every value now, so a bad fmt fails here, at construction, not at the first redraw.
         for v in self.values:
-            try:
-                shown = self.fmt(v) if callable(self.fmt) else self.fmt.format(v)
-            except Exception as exc:
-                raise ValueError(
-                    f"fmt of control {self.name!r} cannot show the value {short_repr(v)}: "
-                    f"{type(exc).__name__}: {short_repr(str(exc), 80)}"
-                ) from None
-            if not isinstance(shown, str):
-                raise TypeError(
-                    f"fmt of control {self.name!r} must return a str, got {_describe(shown)} for {short_repr(v)}"
-                )
+            shown = self._format(v)
             if "|" in shown:  # the static page splits a slider's labels on "|"
                 raise ValueError(f"fmt of control {self.name!r} must not show a '|', got {shown!r} for {short_repr(v)}")
 
-    def _listed(self, value: Any) -> bool:
-        """Whether ``value`` is on the list (``==`` that cannot raise: arrays compare elementwise)."""
-        if isinstance(value, np.ndarray):
-            return False
-        kind = _kind(value)  # True is not 1, nor 1+0j 1: a value matches only values of its own kind
+    def _format(self, v: Any) -> str:
+        """``v`` as fmt shows it, or a ValueError or TypeError naming fmt (a callable fmt may fail at any time)."""
         try:
-            return any(_kind(v) == kind and bool(v == value) for v in self.values)
-        except Exception:
-            return False
+            shown = self.fmt(v) if callable(self.fmt) else self.fmt.format(v)
+        except Exception as exc:
+            raise ValueError(
+                f"fmt of control {self.name!r} cannot show the value {short_repr(v)}: "
+                f"{type(exc).__name__}: {short_repr(str(exc), 80)}"
+            ) from None
+        if not isinstance(shown, str):
+            raise TypeError(
+                f"fmt of control {self.name!r} must return a str, got {_describe(shown)} for {short_repr(v)}"
+            )
+        return shown
+
+    def _position(self, value: Any) -> int | None:
+        """Where ``value`` is on the list, or None (``==`` that cannot raise: arrays compare elementwise).
+
+        The values are distinct, so at most one equals ``value``; it must also be of its kind
+        (True is not 1, nor 1+0j 1).
+        """
+        if isinstance(value, np.ndarray):
+            return None
+        try:
+            at = self.values.index(value)
+        except Exception:  # not there, or an == of the caller's own that fails
+            return None
+        return at if _kind(self.values[at]) == _kind(value) else None
 
     def show(self, value: Any) -> str:
         """The text shown for ``value``, one of the control's values."""
-        if not self._listed(value):
+        at = self._position(value)
+        if at is None:
             raise ValueError(f"value must be one of control {self.name!r}'s values, got {short_repr(value)}")
-        value = self.values[self.values.index(value)]
-        try:  # formatted once at construction; a callable fmt may still fail later
-            shown = self.fmt(value) if callable(self.fmt) else self.fmt.format(value)
-        except Exception as exc:
-            raise ValueError(
-                f"fmt of control {self.name!r} cannot show the value {short_repr(value)}: {type(exc).__name__}"
-            ) from None
-        if not isinstance(shown, str):
-            raise TypeError(f"fmt of control {self.name!r} must return a str, got {_describe(shown)}")
-        return shown
+        return self._format(self.values[at])
 
     def snap(self, value: Any) -> Any:
         """The allowed value nearest ``value``: a control never leaves the range it was built for.
@@ -238,8 +239,9 @@ class Control:
         value must be on the list.
         """
         value = _plain(value, self.name)
-        if self._listed(value):
-            return self.values[self.values.index(value)]  # the list's own element (2, not 2.0)
+        at = self._position(value)
+        if at is not None:
+            return self.values[at]  # the list's own element (2, not 2.0)
         numeric = all(_is_number(v) for v in self.values)
         if not (numeric and _is_number(value)):
             shown = short_repr(", ".join(self.show(v) for v in self.values[:8]), 120).strip("'")
@@ -547,7 +549,8 @@ class Explorer:
         except ValueError:  # some builtins have no signature to inspect: let the call decide
             pass
         size = display.check_figsize(figsize, "figsize")  # a pair of inches: a tuple, list or 1-D array
-        if display.fitted_size(size)[1] * display.DPI < 2:  # laid out at the book's width: under a CSS pixel tall
+        fitted = display.fitted_size(size)
+        if fitted[1] * display.DPI < 2:  # laid out at the book's width: under a CSS pixel tall
             raise ValueError(
                 f"figsize must not be so wide for its height that the figure, laid out {display.FIGURE_WIDTH:g} "
                 f"inches wide, is under one CSS pixel tall; got {short_repr(figsize)}"
@@ -557,7 +560,7 @@ class Explorer:
         ncols = exact_int(ncols, "ncols")
         if not 1 <= ncols <= 16:
             raise ValueError(f"ncols must be in [1, 16], got {short_repr(ncols)}")
-        self.fig, self.axes = new_figure(display.fitted_size(size), int(ncols))
+        self.fig, self.axes = new_figure(fitted, int(ncols))
         display.fit(self.fig)  # the book's width and resolution: CSS_WIDTH css px, PIXEL_RATIO x that in pixels
         with style():  # titles and labels set in setup take the package style too
             made = setup(self.fig, self.axes)  # errors raised inside the caller's setup are theirs, unchanged
