@@ -80,8 +80,10 @@ def test_explorer_live_image_is_given_its_css_size(made):
         while not hasattr(layer, "value"):
             layer = layer.children[0]
         images = [figure.children[0], layer]
-    for image in images:
-        assert pixels(image.value).size[0] == 2 * ex.css_size[0]
+    for image in images:  # each an <img> with a data: URL, drawn 100% of the figure's width
+        data = re.findall(r'<img class="embedlab-\w+" src="data:image/\w+;base64,([^"]+)"', image.value)
+        assert len(data) == 1 and 'style="display:block;width:100%;height:auto;margin:0"' in image.value
+        assert pixels(base64.b64decode(data[0])).size[0] == 2 * ex.css_size[0]
 
 
 def test_frame_over_background_is_the_figure(made):

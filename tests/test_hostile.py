@@ -1325,6 +1325,22 @@ def test_hostile_pass_3_leftovers_right_values():
 # holds). Each argument in turn is replaced by each hostile value: the call must give a result or refuse with a
 # TypeError or ValueError, with no warning and no other exception. Records (plain data whose values are checked
 # where they are used) are listed apart, with that consumer named.
+class _Touchy(float):
+    """A float whose comparisons, hash and repr raise: the library must read the number it holds."""
+
+    def _boom(self, *args):
+        raise ZeroDivisionError("a method of the caller's float subclass ran")
+
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = __hash__ = __repr__ = __str__ = __format__ = _boom
+
+
+class _TouchyInt(int):
+    """An int whose comparisons, hash and repr raise."""
+
+    _boom = _Touchy._boom
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = __hash__ = __repr__ = __str__ = __format__ = _boom
+
+
 EVERY_ARGUMENT_VALUES = [
     None,
     "x",
@@ -1352,6 +1368,11 @@ EVERY_ARGUMENT_VALUES = [
     np.float32("inf"),
     np.broadcast_to(np.int64(0), (10**11,)),
     np.ldexp(np.longdouble(1), 16000),  # beyond float64 (where longdouble is wider)
+    10**5000,  # past the 4,300 digits Python will write out: a message must not try
+    -(10**5000),
+    "x" * 10**6,  # a message must not repeat it whole
+    _Touchy(0.5),  # a float whose own comparisons and repr raise: read by the value it holds
+    _TouchyInt(1),
 ]
 
 #: Plain records: not called with hostile values here, because the function named checks them where they are used.
@@ -1666,6 +1687,8 @@ def _call_refused_or_right(label, fn, args, kwargs, names=()):
             except (TypeError, ValueError) as exc:
                 if names and not any(name in str(exc) for name in names):
                     unnamed = str(exc)[:200]
+                elif len(str(exc)) > MAX_MESSAGE * 3:
+                    unnamed = f"a message of {len(str(exc)):,} characters: {str(exc)[:200]}"
     except _Hang:
         pytest.fail(f"{label} ran for more than 60 s")
     except BaseException as exc:
@@ -1714,6 +1737,10 @@ def _parameters(fn):
 ALSO_NAMED: dict[tuple[str, str], tuple[str, ...]] = {
     ("Control.snap", "value"): ("x must be one of",),  # the control is named "x": its values are listed
     ("lookup.one_hot", "ids"): ("vocab_size is too large",),  # the (n, V) result: ids and vocab_size together
+    # a vocabulary of 1 (an int subclass holding 1) is valid; the row's ids are then out of its range
+    ("lookup.one_hot", "vocab_size"): ("for a vocabulary of 1",),
+    ("grads.embedding_grad", "vocab_size"): ("for a vocabulary of 1",),
+    ("grads.tied_grad", "vocab_size"): ("for a vocabulary of 1",),
 }
 
 
@@ -3191,3 +3218,202 @@ def test_hostile_pass_24_params_with_a_non_str_key_are_refused_by_name():
     params = {**embedlab.train.init_params(5, 3, tied=True), 1: np.ones(1)}
     with pytest.raises(TypeError, match=r"^params must have str keys"):
         embedlab.train.loss(params, (np.array([[0, 1, 2]]), np.array([3])))
+
+
+# ---------------------------------------------------------------- hostile pass 25 (explorers, train, train_plots)
+def _c25():
+    return make_corpus(0, n_train=20, n_valid=10, n_test=10)
+
+
+def _r25():
+    return embedlab.train.compare((0, 1), _c25(), d=4, steps=2, n_checkpoints=2)
+
+
+def _touchy_zoom():
+    return type("F", (float,), {"__ge__": lambda *a: 1 / 0, "__le__": lambda *a: 1 / 0})(0.6)
+
+
+def _hand_result(**change):
+    """A CompareResult built by hand from a real one, with one part changed."""
+    R = _r25()
+    parts = {"corpus": R.corpus, "configs": R.configs, "runs": R.runs, "seeds": R.seeds, **change}
+    return embedlab.train.CompareResult(**parts)
+
+
+def _np_int_subclass_in_objects():
+    L = type("L", (np.int64,), {"__int__": lambda s: 0, "__index__": lambda s: 0})
+    a = np.empty(1, object)
+    a[0] = L(1)
+    return a
+
+
+def _liar_in_objects():
+    Liar = type("Liar", (), {"__class__": property(lambda s: int), "__int__": lambda s: 1})
+    a = np.empty(1, object)
+    a[0] = Liar()
+    return a
+
+
+def _huge_font_setup(fig, ax):
+    return (lambda x: "r"), [ax.text(0, 0, "x", fontsize=1e5)]
+
+
+def _drawn(fig):
+    return embedlab.widgets.png_bytes(fig)
+
+
+def _bars_with(labels=("a", "b"), label=None):
+    ax = plots_mod.new_figure()[1]
+    plots_mod.bars([1.0, 2.0], list(labels), ax, label=label)
+    return _drawn(ax.figure)
+
+
+def _other_checkpoints():
+    C = _c25()
+    a = embedlab.train.compare((0, 1), C, d=4, steps=2, n_checkpoints=3)
+    b = embedlab.train.compare((0, 1), C, d=4, steps=2, n_checkpoints=2)
+    return embedlab.train.CompareResult(C, a.configs, {**a.runs, "untied": b.runs["untied"]}, a.seeds)
+
+
+def _no_steps(run):
+    return dataclasses.replace(run, steps=0)
+
+
+HUGE = 10**5000
+LONG = "x" * 10**6
+TP = embedlab.train_plots
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        # integers past 4,300 digits named, not written out
+        (lambda: embedlab.train.init_params(5, 3, tied=True, seed=-HUGE), ValueError, "seed"),
+        (lambda: embedlab.train.compare((-HUGE,), _c25(), d=4, steps=2), ValueError, "seeds"),
+        (lambda: embedlab.train.train(_c25(), tied=True, d=4, steps=2, optimizer=HUGE), TypeError, "optimizer"),
+        (
+            lambda: embedlab.train.train(_c25(), tied=True, d=4, steps=2, optimizer="adamw", weight_decay=HUGE),
+            ValueError,
+            "weight_decay",
+        ),
+        (lambda: make_corpus(-HUGE, n_train=5), ValueError, "seed"),
+        (
+            lambda: SweepSpec(
+                data_sizes=(-HUGE,), widths=(4,), hidden=(False,), lrs=(0.02,), seeds=(0, 1), draws=(0,),
+                n_valid=10, n_test=10, max_steps=4, eval_every=2, patience=1,
+            ),
+            ValueError,
+            "data_sizes",
+        ),
+        (lambda: TP.geometry_panels(_r25(), HUGE), ValueError, "seed_index"),
+        (lambda: TP.training_explorer(_r25(), "tied", HUGE), ValueError, "seed_index"),
+        (lambda: TP.loss_curves(_r25(), zoom=HUGE), ValueError, "zoom"),
+        (lambda: _r25().curves("tied", HUGE), TypeError, "which"),
+        (lambda: embedlab.logits.check_context([1.0], 1, HUGE), TypeError, "dtype"),
+        (lambda: plots_mod.curve([0, 1], [0, 1], label=HUGE), TypeError, "label"),
+        (lambda: plots_mod.marker(0, 1, label=HUGE), TypeError, "label"),
+        # a subclass's own comparisons never run
+        (lambda: TP.loss_curves(_r25(), zoom=_touchy_zoom()), None, None),
+        (lambda: TP.loss_curves(_r25(), zoom=np.float32(0.6)), None, None),
+        # object arrays read as check_ids reads lists
+        (lambda: embedlab.lookup(embedlab.E_TOY, _np_int_subclass_in_objects()), TypeError, "ids"),
+        (lambda: embedlab.lookup(embedlab.E_TOY, _liar_in_objects()), TypeError, "ids"),
+        (lambda: explorers_mod.alignment_explorer(range(2, 3)), TypeError, "token"),
+        # what matplotlib cannot draw is refused by name
+        (lambda: Explorer("t", [Control("x", "x", (0, 1))], _huge_font_setup), ValueError, "setup"),
+        (lambda: _bars_with(("a\tb", "b")), ValueError, "labels"),
+        (lambda: _bars_with(("a\x00", "b")), ValueError, "labels"),
+        (lambda: _bars_with(("\ud800", "b")), ValueError, "labels"),
+        (lambda: _bars_with(label="a\tb"), ValueError, "label"),
+        (lambda: figures_mod.alignment_arrows([1.0, 1.0], {"h\x00": [1.0, 0.0]}), ValueError, "contexts"),
+        # the tokenizer's paths
+        (lambda: embedlab.gpt2.load_encoding(encoder_path="x" * 5000), ValueError, "encoder_path"),
+        (lambda: embedlab.gpt2.load_encoding(encoder_path="a\x00b"), ValueError, "encoder_path"),
+        # a CompareResult built by hand is checked where it is made, or where it is read
+        (lambda: TP.geometry_panels(_hand_result(runs={"tied": _r25().runs["tied"]},
+                                                 configs={"tied": _r25().configs["tied"]})), ValueError, "res"),
+        (lambda: _hand_result(configs={k: {"d": v["d"]} for k, v in _r25().configs.items()}), TypeError, "configs"),
+        (lambda: _hand_result(runs={**_r25().runs, "untied": _r25().runs["tied"]}), ValueError, "runs"),
+        (_other_checkpoints, ValueError, "checkpoints"),
+        (lambda: _hand_result(configs={k: {**v, "d": "x"} for k, v in _r25().configs.items()}), TypeError, "d"),
+        (
+            lambda: _hand_result(runs={**_r25().runs, "tied": [_no_steps(r) for r in _r25().runs["tied"]]}),
+            ValueError,
+            "steps",
+        ),
+    ],
+)  # fmt: skip
+def test_hostile_pass_25_rows(make, error, words):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        if error is None:
+            make()
+            return
+        with pytest.raises(error) as info:
+            make()
+    message = str(info.value)
+    assert words in message, message[:300]
+    assert len(message) < 3 * MAX_MESSAGE, f"a message of {len(message):,} characters"
+
+
+def _legend_drawn(draw):
+    """Draw on a new axes, show its legend, return the figure's PNG (math text would fail here)."""
+    ax = plots_mod.new_figure()[1]
+    draw(ax)
+    if ax.get_legend_handles_labels()[1]:
+        ax.legend()
+    return _drawn(ax.figure)
+
+
+BAD_MATH = "$\\foo$"  # math text matplotlib cannot parse: drawn as typed, it is plain text
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda ax: plots_mod.bars([1.0, 2.0], [BAD_MATH, "b"], ax),
+        lambda ax: plots_mod.bars([1.0, 2.0], ["a", "b"], ax, label=BAD_MATH),
+        lambda ax: plots_mod.heatmap([[1.0], [2.0]], ax, row_labels=[BAD_MATH, "b"]),
+        lambda ax: plots_mod.arrows([[1.0, 0.0]], ax, labels=[BAD_MATH]),
+        lambda ax: plots_mod.curve([0, 1], [0, 1], ax, label=BAD_MATH),
+        lambda ax: plots_mod.marker(0, 1, ax, label=BAD_MATH),
+        lambda ax: figures_mod.alignment_arrows([1.0, 1.0], {BAD_MATH: [1.0, 0.0]}, e_label=BAD_MATH, ax=ax),
+        lambda ax: TP.geometry_scatter(np.zeros((2, 2)), np.array([BAD_MATH, "b"]), ax),
+    ],
+)
+def test_hostile_pass_25_dollar_signs_are_drawn_as_typed(draw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _legend_drawn(draw).startswith(b"\x89PNG")
+
+
+def test_hostile_pass_25_values_read_by_what_they_hold():
+    p = {"E": np.ones((2, 2))}
+    s = embedlab.train.adam_state(p)
+    s["t"] = type("I", (int,), {k: (lambda *a: 1 / 0) for k in ("__lt__", "__le__", "__gt__", "__ge__")})(1)
+    embedlab.train.adam_step(p, {"E": np.ones((2, 2))}, s, 0.1)
+    assert s["t"] == 2 and type(s["t"]) is int
+    A = architectures_mod
+    d = vars(A.get_config("GPT-2 small")).copy()
+    d["n_positions"] = type("I", (int,), {"__lt__": lambda *a: 1 / 0})(1024)
+    assert A.total_params(A.DecoderConfig(**d)) == A.total_params(A.get_config("GPT-2 small"))
+    slip = quiz_mod.Slip(type("F", (float,), {"__repr__": lambda s: 1 / 0})(1.0), "f")
+    with pytest.raises(ValueError, match="slip"):
+        quiz_mod.Exercise("q?", 1.0, abs_tol=0.1, slips=[slip], solution="s")
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: embedlab.train.train(_c25(), tied=True, d=4, steps=2, optimizer=LONG),
+        lambda: _r25().curves("tied", LONG),
+        lambda: make_corpus(0, n_train=5).counts(LONG),
+        lambda: quiz_mod.Exercise("q?", LONG, choices=["a", "b"], solution="s"),
+        lambda: embedlab.gpt2.decode(LONG),
+        lambda: Control("a" * 10**6, "l", (1, 2)),
+    ],
+)
+def test_hostile_pass_25_huge_inputs_are_not_repeated_in_messages(make):
+    with pytest.raises((TypeError, ValueError)) as info:
+        make()
+    assert len(str(info.value)) < 3 * MAX_MESSAGE, f"a message of {len(str(info.value)):,} characters"

@@ -89,11 +89,13 @@ _PICTURE_HASH_JS = """async (img) => {
 }"""
 
 # Timestamps in the page: the key's keydown (capture phase, before the slider sees it) and the
-# first change of the figure after it: the moving layer's image shown in the explorer gets a new
-# src (the kernel sent a new PNG), or another image takes its place (a pre-rendered frame).
+# first frame that shows the new figure: the moving layer's image in the explorer gets a new src
+# (the kernel sent a new PNG) or another image takes its place (a pre-rendered frame), and the time
+# is taken in the first animation frame in which that image is complete (loaded and decoded), so a
+# figure that is in the page but not yet drawn does not count as shown.
 _PROBE_INSTALL_JS = """(box) => {
-  const shown = () => box.querySelector('img.embedlab-layer')?.src ?? null;
-  window.__embedlabProbe = {key: null, change: null, src: shown(), changes: []};
+  const shown = () => box.querySelector('img.embedlab-layer');
+  window.__embedlabProbe = {key: null, change: null, src: shown()?.src ?? null, changes: []};
   window.__embedlabShown = shown;  // the explorer under test (a page may hold several)
   window.addEventListener('keydown', () => {
     const p = window.__embedlabProbe;
@@ -101,17 +103,22 @@ _PROBE_INSTALL_JS = """(box) => {
   }, true);
   new MutationObserver(() => {
     if (window.__embedlabShown !== shown) return;  // an explorer tested before
-    const p = window.__embedlabProbe, now = shown();
-    if (now !== null && now !== p.src) {
-      const t = performance.now();
-      if (p.change === null) p.change = t;
-      p.changes.push(t);
-      p.src = now;
+    const p = window.__embedlabProbe, img = shown();
+    if (img !== null && img.src !== p.src) {
+      p.src = img.src;
+      const ready = img.complete && img.naturalWidth > 0 ? Promise.resolve() : img.decode().catch(() => {});
+      ready.then(() => requestAnimationFrame(() => {
+        if (window.__embedlabProbe !== p) return;  // re-armed meanwhile: a later move's probe
+        const t = performance.now();
+        if (p.change === null) p.change = t;
+        p.changes.push(t);
+      }));
     }
   }).observe(box, {attributes: true, childList: true, subtree: true});  // an image's src is set before it is shown
 }"""
 _PROBE_ARM_JS = (
-    "() => { window.__embedlabProbe = {key: null, change: null, src: window.__embedlabShown(), changes: []}; }"
+    "() => { window.__embedlabProbe = {key: null, change: null, src: window.__embedlabShown()?.src ?? null, "
+    "changes: []}; }"
 )
 
 
@@ -537,6 +544,46 @@ def test_notebook_runs_and_explorer_responds(name: str, lab: LabServer, browser:
         check_cells(state, lab.root / name)
         latency.samples[name.removesuffix(".ipynb")] = check_explorer(page, expected=shown_explorers(lab.root / name))
         latency.shows[name.removesuffix(".ipynb")] = explorer_names(lab.root / name)
+
+
+# Each animation frame: whether the explorer shows its moving layer, drawn (an image in the page, visible,
+# complete). A frame without one shows the axes empty.
+_BLANK_WATCH_JS = """(box) => {
+  const w = window.__embedlabBlank = {frames: 0, blank: 0, stop: false};
+  const tick = () => {
+    if (w.stop) return;
+    const drawn = [...box.querySelectorAll('img.embedlab-layer')]
+      .some(i => i.offsetParent !== null && i.naturalWidth > 0);  // a new src keeps the old picture meanwhile
+    w.frames += 1;
+    if (!drawn) w.blank += 1;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}"""
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("name", ["F-saturation.ipynb", "C-tied-logits.ipynb"], ids=["F frames", "C kernel"])
+def test_no_frame_shows_empty_axes_while_the_slider_moves(name: str, lab: LabServer, browser: Any) -> None:
+    """Every animation frame during key presses shows a drawn figure: a move never blanks the moving layer.
+
+    (A pre-rendered frame shown as an Image widget in a Stack blanked for a frame or two on every move:
+    the Stack builds a new view, whose blob: URL loads after the frame is painted.)
+    """
+    with notebook_page(browser, lab, name, f"test-blank-{name[0]}") as page:
+        check_cells(restart_and_run_all(page), lab.root / name)
+        box = explorer_boxes(page).first
+        box.scroll_into_view_if_needed()
+        box.locator("img.embedlab-layer").evaluate("i => i.decode()")
+        box.evaluate(_BLANK_WATCH_JS)
+        handle = box.locator(".widget-slider .noUi-handle").first
+        for key in ["ArrowRight"] * 4 + ["ArrowLeft"] * 4:
+            handle.focus()
+            page.keyboard.press(key)
+            page.wait_for_timeout(300)
+        watch = page.evaluate("() => { window.__embedlabBlank.stop = true; return window.__embedlabBlank; }")
+    assert watch["frames"] >= 40, f"too few animation frames sampled to judge: {watch['frames']}"
+    assert watch["blank"] == 0, f"{watch['blank']} of {watch['frames']} frames showed the axes without the figure"
 
 
 BREAK_REDRAW = """\

@@ -134,8 +134,10 @@ def check_nbytes(shape: tuple[int, ...], dtype: Any, name: str) -> None:
     nbytes = math.prod(int(n) for n in shape) * np.dtype(dtype).itemsize
     limit = _max_bytes()
     if nbytes > limit:
+        shown = "(" + ", ".join(short_repr(int(n), 24) for n in shape) + ("," if len(shape) == 1 else "") + ")"
+        amount = f"{nbytes:,}" if nbytes < 10**24 else f"at least 2**{nbytes.bit_length() - 1}"
         raise ValueError(
-            f"{name} is too large: the result of shape {shape} would take {nbytes:,} bytes, "
+            f"{name} is too large: the result of shape {shown} would take {amount} bytes, "
             f"more than this machine's {limit:,} bytes of memory"
         )
 
@@ -151,6 +153,18 @@ def check_size(value: Any, name: str) -> int:
     if value <= 0:
         raise ValueError(f"{name} must be a positive integer, got {short_repr(int(value))}")
     return int(value)
+
+
+def check_choice(value: Any, name: str, options: tuple[str, ...]) -> str:
+    """``value`` as the plain str it holds, required to be one of ``options`` (compared as str, so a
+    caller's own ``==`` or hash never runs)."""
+    listed = ", ".join(repr(o) for o in options[:-1]) + f" or {options[-1]!r}"
+    if not issubclass(type(value), str):
+        raise TypeError(f"{name} must be {listed}, got {_describe(value)}")
+    plain = str.__str__(value)
+    if plain not in options:
+        raise ValueError(f"{name} must be {listed}, got {short_repr(plain)}")
+    return plain
 
 
 def check_flag(value: Any, name: str) -> bool:
@@ -323,6 +337,13 @@ def _int_of(x: Any, name: str) -> int:
         raise TypeError(
             f"{name} must hold integers, got {_describe(x)} whose int() fails ({type(exc).__name__})"
         ) from None
+
+
+def _int_item(x: Any, name: str) -> int:
+    """An item of a sequence or object array already read as an integer, as the plain int it holds: an item
+    lying about its class, a NumPy scalar subclass or a class only registered as Integral is refused by name."""
+    _no_false_class(x, name)
+    return _int_of(x, name)
 
 
 def exact_int(value: Any, name: str) -> int:
@@ -512,7 +533,9 @@ def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
         if any(isinstance(x, (bool, np.bool_)) for x in flat):
             raise TypeError(f"{name} must be integer token ids, got a sequence containing bools")
         if arr.dtype.kind in "Of" and all(isinstance(x, numbers.Integral) for x in flat):
-            ints = [_int_of(x, name) for x in flat]  # plain ints: a subclass's own comparisons never run
+            # plain ints, read by the value they hold: a subclass's own comparisons or conversions never run, and
+            # a NumPy scalar subclass, a class only registered as Integral or one lying about its class is refused
+            ints = [x if type(x) is int else _int_item(x, name) for x in flat]
             lo, hi = min(ints), max(ints)
             _check_id_range(lo, hi, vocab_size, name)  # beyond int64, no vocabulary is that large
             check_nbytes(arr.shape, np.intp, name)
@@ -576,9 +599,9 @@ def check_float_array(
     if arr.dtype.kind == "O" and arr.size:
         first = arr.ravel()[0]
         raise TypeError(
-            f"{name} must be an array of real numbers, got {_describe(arr)}: Python objects such as "
-            f"{type(first).__name__} {short_repr(first, 40)}, which NumPy does not hold as numbers "
-            "(ints beyond 64 bits, Fractions, Decimals)"
+            f"{name} must be an array of real numbers, got {_describe(arr)}, holding Python objects such as "
+            f"{type(first).__name__} {short_repr(first, 40)}; convert it to a numeric dtype first, for example with "
+            "np.asarray(x, dtype=float) (ints beyond 64 bits, Fractions and Decimals have no exact NumPy dtype)"
         )
     if arr.dtype.kind not in "iuf":
         raise TypeError(f"{name} must be an array of real numbers, got {_describe(arr)}")
@@ -684,7 +707,7 @@ def object_ints(arr: np.ndarray, name: str) -> np.ndarray:
             f"{name} must be an array of real numbers NumPy holds (ints or floats), got objects (dtype object), "
             "such as Fractions, Decimals or None"
         )
-    ints = [_int_of(x, name) for x in flat]  # plain ints: a subclass's own comparisons never run
+    ints = [x if type(x) is int else _int_item(x, name) for x in flat]  # as check_ids reads them
     lo, hi = (min(ints), max(ints)) if ints else (0, 0)
     if lo >= -(2**63) and hi < 2**63:
         return np.array(ints, dtype=np.int64).reshape(arr.shape)

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._validation import _describe, check_flag, check_size, short_repr
+from ._validation import _describe, check_flag, check_size, exact_int, short_repr
 
 __all__ = [
     "CONFIGS",
@@ -114,6 +114,7 @@ class DecoderConfig:
             check_flag(getattr(self, field), field)
         if isinstance(self.n_positions, bool) or not isinstance(self.n_positions, numbers.Integral):
             raise TypeError(f"n_positions must be a non-negative integer, got {_describe(self.n_positions)}")
+        object.__setattr__(self, "n_positions", exact_int(self.n_positions, "n_positions"))  # the plain int it holds
         if self.n_positions < 0:
             raise ValueError(
                 f"n_positions must be a non-negative integer (0 for rotary), got {short_repr(self.n_positions)}"

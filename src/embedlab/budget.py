@@ -160,6 +160,7 @@ def memory_bytes(
     """
     if not isinstance(regime, str):
         raise TypeError(f"regime must be a str, one of {list(REGIMES)}, got {_describe(regime)}")
+    regime = str.__str__(regime)  # the characters it holds: a subclass's own hash or == never runs
     if regime not in REGIMES:
         raise ValueError(f"regime must be one of {list(REGIMES)}, got {short_repr(regime)}")
     per_param = sum(n for _, n in REGIMES[regime])

@@ -19,7 +19,17 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import _has, as_array, check_ids, check_nbytes, check_size, exact_int, exact_real, short_repr
+from ._validation import (
+    _has,
+    as_array,
+    check_choice,
+    check_ids,
+    check_nbytes,
+    check_size,
+    exact_int,
+    exact_real,
+    short_repr,
+)
 
 __all__ = [
     "CLASSES",
@@ -112,7 +122,7 @@ class Corpus:
             raise TypeError(f"seed must be a non-negative int, got {short_repr(self.seed)}")
         object.__setattr__(self, "seed", exact_int(self.seed, "seed"))
         if self.seed < 0:
-            raise ValueError(f"seed must be a non-negative int, got {self.seed}")
+            raise ValueError(f"seed must be a non-negative int, got {short_repr(self.seed)}")
         for split in ("train", "valid", "test"):
             sentences = getattr(self, split)
             if not isinstance(sentences, tuple):
@@ -161,8 +171,7 @@ class Corpus:
 
 
 def _split(corpus: Corpus, split: str) -> tuple[np.ndarray, ...]:
-    if not isinstance(split, str):
-        raise TypeError(f"split must be 'train', 'valid' or 'test', got {short_repr(split)}")
+    split = check_choice(split, "split", ("train", "valid", "test"))
     if split == "train":
         return corpus.train
     if split == "valid":
@@ -237,7 +246,7 @@ def make_corpus(
         raise TypeError(f"seed must be a non-negative int, got {type(seed).__name__} {short_repr(seed)}")
     seed = exact_int(seed, "seed")
     if seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed}")
+        raise ValueError(f"seed must be a non-negative int, got {short_repr(seed)}")
     n_train = check_size(n_train, "n_train")
     n_valid = check_size(n_valid, "n_valid")
     n_test = check_size(n_test, "n_test")

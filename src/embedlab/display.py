@@ -218,6 +218,16 @@ def _geometry(fig: Any) -> Iterator[Any]:
 
 
 @contextmanager
+def _drawing(name: str = "fig") -> Iterator[None]:
+    """Draw, refusing by ``name`` a figure matplotlib cannot render: FreeType's and Agg's failures (a text
+    hundreds of thousands of points tall, say) are ``RuntimeError`` s, outside the library's contract."""
+    try:
+        yield
+    except RuntimeError as exc:
+        raise ValueError(f"{name} must hold what matplotlib can draw; drawing it failed: {str(exc)[:200]}") from None
+
+
+@contextmanager
 def quiet_layout() -> Iterator[None]:
     """Draw without matplotlib's warning that constrained layout gave up (axes too small for their labels,
     a very long label): the figure is then drawn with its plain layout, which is the caller's to judge."""
@@ -235,7 +245,7 @@ def figure_png(fig: Any) -> tuple[bytes, dict[str, int]]:
     """
     _check_figure_type(fig, "fig")  # its pixels are checked once fitted (it is drawn at the book's size)
     out = io.BytesIO()
-    with _geometry(fig), quiet_layout():
+    with _geometry(fig), quiet_layout(), _drawing("fig"):
         fig.savefig(out, format="png", dpi=DPI, facecolor="white", metadata={"Software": None})
         width = css_size(fig)[0]
     return out.getvalue(), {"width": width}

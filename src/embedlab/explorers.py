@@ -6,7 +6,6 @@ Each function returns an :class:`~embedlab.widgets.Explorer`. Its ``setup`` draw
 
 from __future__ import annotations
 
-import functools
 import math
 from typing import Any
 
@@ -120,24 +119,6 @@ SIZE_PRESETS: tuple[tuple[str, int, int], ...] = (
 )
 
 
-@functools.cache
-def _fonts() -> tuple[Any, ...]:
-    """The faces the figures draw text in: the style's regular face and its bold (titles)."""
-    from matplotlib import font_manager, ft2font
-
-    with plots.style():
-        return tuple(
-            ft2font.FT2Font(font_manager.findfont(font_manager.FontProperties(weight=w))) for w in ("normal", "bold")
-        )
-
-
-def _missing_glyphs(text: str) -> str:
-    """The characters of ``text`` some face of the figures has no glyph for (drawing them would warn)."""
-    return "".join(
-        sorted({c for c in text if not c.isspace() and any(f.get_char_index(ord(c)) == 0 for f in _fonts())})
-    )
-
-
 #: The longest preset name :func:`one_hot_cost_explorer` shows on its slider and title.
 MAX_PRESET_NAME = 80
 
@@ -177,7 +158,7 @@ def one_hot_cost_explorer(presets: tuple[tuple[str, int, int], ...] = SIZE_PRESE
                 f"presets must have names of printable characters (no tabs, newlines or lone surrogates), "
                 f"got {short_repr(preset[0])}"
             )
-        missing = _missing_glyphs(preset[0][: MAX_PRESET_NAME + 1])
+        missing = plots._missing_glyphs(preset[0][: MAX_PRESET_NAME + 1])
         if missing:
             raise ValueError(
                 f"presets must have names the figure's font can draw, got {short_repr(preset[0])}, whose "
@@ -285,9 +266,10 @@ def alignment_explorer(token: int = 2) -> Explorer:
     The control is the angle between ``h`` and ``e``, so its values hold the peak (0 degrees),
     the two exact zero crossings (90 and 270) and the most negative score (180).
     """
-    if isinstance(token, (list, tuple)) or (isinstance(token, np.ndarray) and token.ndim != 0):
+    ids = check_ids(token, len(TOKENS), name="token")
+    if ids.ndim != 0:  # a list, a range, an array of ids: one row is drawn
         raise TypeError(f"token must be one token id (an int), got {_describe(token)}")
-    token = int(check_ids(token, len(TOKENS), name="token"))
+    token = int(ids)
     e = lookup(E_TOY, token)
     basis = plane_basis(e, [1.0, 0.0, 0.0])  # u1 along e, u2 the first axis's remaining direction
     e_2d = basis @ e  # (|e|, 0): true length kept

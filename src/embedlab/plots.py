@@ -9,6 +9,7 @@ not an error from deep inside matplotlib.
 
 from __future__ import annotations
 
+import functools
 import numbers
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
@@ -158,8 +159,55 @@ def _drawn_real(value: Any, name: str) -> float:
     """One finite number small enough to draw (see :data:`MAX_DRAWN_VALUE`)."""
     x = check_real(value, name)
     if abs(x) > MAX_DRAWN_VALUE:
-        raise ValueError(f"{name} must be at most {MAX_DRAWN_VALUE:g} in size to be drawn, got {x!r}")
+        raise ValueError(f"{name} must be at most {MAX_DRAWN_VALUE:g} in size to be drawn, got {short_repr(x)}")
     return x
+
+
+#: Longest text a figure draws as one label (a tick, a legend entry, an arrow's name).
+MAX_LABEL = 1000
+
+
+@functools.cache
+def _fonts() -> tuple[Any, ...]:
+    """The faces the figures draw text in: the style's regular face and its bold (titles)."""
+    from matplotlib import font_manager, ft2font
+
+    with style():
+        return tuple(
+            ft2font.FT2Font(font_manager.findfont(font_manager.FontProperties(weight=w))) for w in ("normal", "bold")
+        )
+
+
+def _missing_glyphs(text: str) -> str:
+    """The characters of ``text`` (other than spaces and line breaks) that some face of the figures cannot
+    draw: a tab, a NUL or a glyph the fonts lack would make matplotlib warn, a lone surrogate fail."""
+    return "".join(
+        sorted(
+            {
+                c
+                for c in text
+                if c not in " \n"
+                and ("\ud800" <= c <= "\udfff" or any(f.get_char_index(ord(c)) == 0 for f in _fonts()))
+            }
+        )
+    )
+
+
+def _check_label(text: Any, name: str, *, escape: bool = True) -> str:
+    """``text`` as a plain str the figures draw as typed: a ``$`` starts no math text (escaped unless
+    ``escape`` is False, for text checked here and escaped where it is drawn), and every character has
+    a glyph. Refused by name otherwise (a ``TypeError`` for a non-str, a ``ValueError`` for text that
+    cannot be drawn)."""
+    if not issubclass(type(text), str):
+        raise TypeError(f"{name} must be a str, got {_describe(text)}")
+    text = str.__str__(text)  # the characters it holds, not a subclass's own methods
+    if len(text) > MAX_LABEL:
+        raise ValueError(f"{name} must be at most {MAX_LABEL:,} characters to be drawn, got {len(text):,}")
+    missing = _missing_glyphs(text)
+    if missing:
+        shown = ", ".join(f"U+{ord(c):04X}" for c in missing[:8]) + (", ..." if len(missing) > 8 else "")
+        raise ValueError(f"{name} must be text the figures' fonts can draw; it holds {shown}")
+    return text.replace("$", r"\$") if escape else text
 
 
 def _labels(labels: Any, n: int, name: str) -> list[str]:
@@ -167,7 +215,7 @@ def _labels(labels: Any, n: int, name: str) -> list[str]:
         raise TypeError(f"{name} must be a sequence of str, got {_describe(labels)}")
     if len(labels) != n:
         raise ValueError(f"{name} must have one entry per value ({n}), got {len(labels)}")
-    return [str(x) for x in labels]
+    return [_check_label(x, name) for x in labels]
 
 
 def _index(i: Any, n: int, name: str) -> int | None:
@@ -257,12 +305,13 @@ def bars(
     if v.size > MAX_BARS:
         raise ValueError(f"values must hold at most {MAX_BARS:,} bars to be told apart, got {v.size:,}")
     labels = _labels(labels, v.size, "labels")
+    label = None if label is None else _check_label(label, "label")
     annotate = check_flag(annotate, "annotate")
     highlight = _index(highlight, v.size, "highlight")
     offset = check_real(offset, "offset")
     width = check_real(width, "width")
     if width <= 0:
-        raise ValueError(f"width must be positive, got {width}")
+        raise ValueError(f"width must be positive, got {short_repr(width)}")
     ax = _ax(ax)
     x = np.arange(len(labels)) + offset
     with style():
@@ -327,7 +376,7 @@ def arrows(
     if limit is not None:
         limit = _drawn_real(limit, "limit")
         if limit <= 0:
-            raise ValueError(f"limit must be positive, got {limit}")
+            raise ValueError(f"limit must be positive, got {short_repr(limit)}")
     if len(v) > MAX_ARROWS:
         raise ValueError(f"vectors must hold at most {MAX_ARROWS} arrows to be told apart, got {len(v):,}")
     for name, texts in (("labels", labels), ("colors", colors)):
@@ -339,6 +388,7 @@ def arrows(
             raise TypeError(f"{name} must be a sequence of str, got {_describe(texts)}")
     if len(labels) > len(v):
         raise ValueError(f"labels must name at most one arrow each ({len(v)}), got {len(labels)}")
+    labels = [_check_label(t, "labels") for t in labels]
     if len(colors) < len(v):
         raise ValueError(f"colors must hold one colour per arrow ({len(v)}), got {len(colors)}")
     ax = _ax(ax)
@@ -411,6 +461,7 @@ def curve(x: Any, y: Any, ax: Axes | None = None, *, label: str | None = None, c
     ys = _values(y, "y", ndim=1)
     if xs.shape != ys.shape:
         raise ValueError(f"x and y must have the same length, got {xs.size} and {ys.size}")
+    label = None if label is None else _check_label(label, "label")
     ax = _ax(ax)
     unknown = sorted(k for k in kw if not hasattr(Line2D, f"set_{k}"))
     for key, value in kw.items():  # a width or a marker size: a few points, not 1e308 of them
@@ -427,6 +478,7 @@ def curve(x: Any, y: Any, ax: Axes | None = None, *, label: str | None = None, c
 def marker(x: float, y: float, ax: Axes | None = None, *, color: str = ORANGE, label: str | None = None) -> Any:
     """A single point, moved later with ``line.set_data([x], [y])``; returns the ``Line2D``."""
     x, y = _drawn_real(x, "x"), _drawn_real(y, "y")
+    label = None if label is None else _check_label(label, "label")
     ax = _ax(ax)
     with style():
         (point,) = ax.plot([x], [y], "o", color=color, markersize=9, zorder=5, label=label)

@@ -153,7 +153,7 @@ def _finite(x: Any, name: str) -> float:
     except OverflowError:
         raise ValueError(f"{name} must be a finite number of float size, got {short_repr(x)}") from None
     if not math.isfinite(value):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
+        raise ValueError(f"{name} must be a finite number, got {short_repr(value)}")
     return value
 
 
@@ -173,7 +173,7 @@ def within(x: float, target: float, abs_tol: float, rel_tol: float = 0.0) -> boo
     x, target = _finite(x, "x"), _finite(target, "target")
     abs_tol, rel_tol = _finite(abs_tol, "abs_tol"), _finite(rel_tol, "rel_tol")
     if abs_tol < 0 or rel_tol < 0:
-        raise ValueError(f"abs_tol and rel_tol must be >= 0, got {abs_tol!r} and {rel_tol!r}")
+        raise ValueError(f"abs_tol and rel_tol must be >= 0, got {short_repr(abs_tol)} and {short_repr(rel_tol)}")
     return abs(x - target) <= max(abs_tol, rel_tol * abs(target)) * (1 + 1e-9)
 
 
@@ -263,7 +263,7 @@ def grade_number(
     answer = _finite(answer, "answer")
     abs_tol, rel_tol = _finite(abs_tol, "abs_tol"), _finite(rel_tol, "rel_tol")
     if abs_tol < 0 or rel_tol < 0:
-        raise ValueError(f"abs_tol and rel_tol must be >= 0, got {abs_tol!r} and {rel_tol!r}")
+        raise ValueError(f"abs_tol and rel_tol must be >= 0, got {short_repr(abs_tol)} and {short_repr(rel_tol)}")
     slips = _check_messages(slips, right, wrong)
     for slip in slips:
         _finite(slip.value, "a slip's value")
@@ -432,16 +432,18 @@ class _Question:
         self.fmt = fmt
         if self.choices is not None:
             if len(self.choices) < 2 or len(set(self.choices)) != len(self.choices):
-                raise ValueError(f"choices must be at least two distinct strings, got {self.choices}")
+                raise ValueError(f"choices must be at least two distinct strings, got {short_repr(self.choices)}")
             if type(answer) is not str:
                 raise TypeError(f"answer must be one of the choices (a str), got {short_repr(answer)}")
             if answer not in self.choices:
-                raise ValueError(f"answer must be one of the choices {self.choices}, got {answer!r}")
+                raise ValueError(
+                    f"answer must be one of the choices {short_repr(self.choices)}, got {short_repr(answer)}"
+                )
             for slip in self.slips:
                 if type(slip.value) is not str:
                     raise TypeError(f"a slip must name a wrong choice (a str), got {short_repr(slip.value)}")
                 if slip.value not in self.choices or slip.value == answer:
-                    raise ValueError(f"a slip must name a wrong choice, got {slip.value!r}")
+                    raise ValueError(f"a slip must name a wrong choice, got {short_repr(slip.value)}")
             self.answer: float | str = answer
             self.abs_tol, self.rel_tol = 0.0, 0.0
             self.wrong = wrong or WRONG_CHOICE
@@ -451,14 +453,18 @@ class _Question:
                 raise ValueError("a numeric question needs a stated tolerance: abs_tol >= 0 (and rel_tol >= 0)")
             self.abs_tol, self.rel_tol = _finite(abs_tol, "abs_tol"), _finite(rel_tol, "rel_tol")
             if self.abs_tol < 0 or self.rel_tol < 0:
-                raise ValueError(f"abs_tol and rel_tol must be >= 0, got {self.abs_tol!r} and {self.rel_tol!r}")
+                raise ValueError(
+                    f"abs_tol and rel_tol must be >= 0, got {short_repr(self.abs_tol)} and {short_repr(self.rel_tol)}"
+                )
             for slip in self.slips:
                 if not isinstance(slip, Slip):
                     raise TypeError(f"slips must hold Slip objects, got {short_repr(slip)}")
                 _finite(slip.value, "a slip's value")
             for slip in self.slips:
                 if within(float(slip.value), self.answer, self.abs_tol, self.rel_tol):
-                    raise ValueError(f"slip {slip.value!r} would be graded right: it lies within the tolerance")
+                    raise ValueError(
+                        f"slip {short_repr(slip.value)} would be graded right: it lies within the tolerance"
+                    )
             self.wrong = wrong or WRONG_NUMBER
             check_format(fmt, "fmt")
             try:

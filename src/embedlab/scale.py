@@ -57,6 +57,7 @@ def convention_factor(name: str) -> float:
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be a str, one of {[c['name'] for c in CONVENTIONS]}, got {_describe(name)}")
+    name = str.__str__(name)  # the characters it holds: a subclass's own == never runs
     for c in CONVENTIONS:
         if c["name"] == name:
             return float(c["d_model"] ** c["power"])

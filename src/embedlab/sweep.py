@@ -116,7 +116,7 @@ def _int_grid(values: Any, name: str, *, positive: bool = True, most: int | None
             raise TypeError(f"{name} must hold ints, got {short_repr(v)}")
         v = exact_int(v, name)
         if v < (1 if positive else 0):
-            raise ValueError(f"{name} must hold {'positive' if positive else 'non-negative'} ints, got {v}")
+            raise ValueError(f"{name} must hold {'positive' if positive else 'non-negative'} ints, got {short_repr(v)}")
         if most is not None and v > most:
             raise ValueError(f"{name} must hold ints of at most {most:,}, got {v:,}")
         out.append(int(v))
@@ -400,9 +400,15 @@ MAX_LOSS = 100.0
 RECORD_KEYS = (*Point._fields, "best_valid", "best_test", "best_step", "capped", "valid_curve")
 
 
-def _listed(value: Any, allowed: tuple[Any, ...]) -> bool:
-    """Whether ``value`` is a plain number (not a bool, not an array) equal to one of ``allowed``."""
-    return isinstance(value, numbers.Real) and not isinstance(value, bool) and value in allowed
+def _listed(value: Any, allowed: tuple[Any, ...], name: str) -> Any:
+    """The element of ``allowed`` that ``value`` (a number, not a bool or an array) equals, or None.
+
+    ``value`` is read by the number it holds (:func:`exact_real`), so a subclass's own ``==`` never runs.
+    """
+    if not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_)):
+        return None
+    plain = exact_real(value, name)
+    return next((a for a in allowed if a == plain), None)
 
 
 def _loss(v: Any) -> bool:
@@ -456,34 +462,32 @@ class Sweep:
                 raise ValueError(f"records must hold capped as true or false; record {i} has {short_repr(r['capped'])}")
         self._index = {k: r for k, r in zip(keys, self.records, strict=True)}
 
-    def _check_cell(self, n_train: Any, d: Any, hidden: Any) -> None:
-        if not _listed(n_train, self.spec.data_sizes):
+    def _check_cell(self, n_train: Any, d: Any, hidden: Any) -> tuple[int, int, bool]:
+        """The spec's own (n_train, d, hidden) that the arguments name, refused by name if not listed."""
+        listed_n = _listed(n_train, self.spec.data_sizes, "n_train")
+        if listed_n is None:
             raise ValueError(f"n_train must be one of {self.spec.data_sizes}, got {short_repr(n_train)}")
-        if not _listed(d, self.spec.widths):
+        listed_d = _listed(d, self.spec.widths, "d")
+        if listed_d is None:
             raise ValueError(f"d must be one of {self.spec.widths}, got {short_repr(d)}")
-        if not isinstance(hidden, bool) or hidden not in self.spec.hidden:
+        if type(hidden) is not bool or hidden not in self.spec.hidden:
             raise ValueError(f"hidden must be one of {self.spec.hidden}, got {short_repr(hidden)}")
+        return listed_n, listed_d, hidden
 
     def runs(self, draw: int, n_train: int, d: int, hidden: bool, config: str, lr: float) -> list[dict[str, Any]]:
         """The records of one configuration at one learning rate, one per seed."""
-        self._check_cell(n_train, d, hidden)
-        if not isinstance(config, str) or config not in CONFIGS:
+        n_train, d, hidden = self._check_cell(n_train, d, hidden)
+        if not issubclass(type(config), str) or str.__str__(config) not in CONFIGS:
             raise ValueError(f"config must be one of {CONFIGS}, got {short_repr(config)}")
-        if not _listed(draw, self.spec.draws):
+        listed_draw = _listed(draw, self.spec.draws, "draw")
+        if listed_draw is None:
             raise ValueError(f"draw must be one of {self.spec.draws}, got {short_repr(draw)}")
-        if not _listed(lr, self.spec.lrs):
+        listed_lr = _listed(lr, self.spec.lrs, "lr")
+        if listed_lr is None:
             raise ValueError(f"lr must be one of {self.spec.lrs}, got {short_repr(lr)}")
         # the spec's own values as keys: a float32 0.00125 equals the listed lr but hashes as its exact value
-        key = (draw, n_train, d, hidden, config)
-        key = (
-            tuple(
-                next(a for a in allowed if a == v)
-                for v, allowed in zip(key[:3], (self.spec.draws, self.spec.data_sizes, self.spec.widths), strict=True)
-            )
-            + key[3:]
-        )
-        lr = next(a for a in self.spec.lrs if a == lr)
-        return [self._index[(*key, lr, s)] for s in self.spec.seeds]
+        key = (listed_draw, n_train, d, hidden, str.__str__(config), listed_lr)
+        return [self._index[(*key, s)] for s in self.spec.seeds]
 
     def chosen_lr(self, draw: int, n_train: int, d: int, hidden: bool, config: str) -> float:
         """The learning rate with the lowest mean best validation loss over seeds (ties: the smaller)."""
@@ -494,9 +498,10 @@ class Sweep:
 
     def chosen(self, n_train: int, d: int, hidden: bool, config: str) -> list[dict[str, Any]]:
         """The reported runs of a configuration: each draw at its chosen lr, one per (draw, seed)."""
-        self._check_cell(n_train, d, hidden)
-        if not isinstance(config, str) or config not in CONFIGS:
+        n_train, d, hidden = self._check_cell(n_train, d, hidden)
+        if not issubclass(type(config), str) or str.__str__(config) not in CONFIGS:
             raise ValueError(f"config must be one of {CONFIGS}, got {short_repr(config)}")
+        config = str.__str__(config)
         return [
             r
             for draw in self.spec.draws
@@ -516,8 +521,9 @@ class Sweep:
             ``mean``, ``low``, ``high`` (95 % t interval over the paired differences), ``per_draw``
             (the mean difference in each corpus draw) and ``values``.
         """
-        if not isinstance(other, str) or other not in CONFIGS[1:]:
+        if not issubclass(type(other), str) or str.__str__(other) not in CONFIGS[1:]:
             raise ValueError(f"other must be one of {CONFIGS[1:]}, got {short_repr(other)}")
+        other = str.__str__(other)
         tied = self.chosen(n_train, d, hidden, "tied")
         them = self.chosen(n_train, d, hidden, other)
         values = np.array([a["best_test"] - b["best_test"] for a, b in zip(tied, them, strict=True)])

@@ -26,7 +26,9 @@ from typing import Any
 import numpy as np
 
 from ._validation import (
+    _describe,
     as_array,
+    check_choice,
     check_finite,
     check_flag,
     check_float_array,
@@ -400,14 +402,16 @@ def adam_step(
     grads = _check_param_dict(grads, "grads")
     for key, g in grads.items():
         if key not in params:
-            raise ValueError(f"grads must name parameters of params {sorted(params)}, got {key!r}")
+            raise ValueError(
+                f"grads must name parameters of params {short_repr(sorted(params))}, got {short_repr(key)}"
+            )
         if g.shape != params[key].shape:  # a (1, d) gradient must not be broadcast onto every row
             raise ValueError(
                 f"grads[{key!r}] must have the shape of params[{key!r}] {params[key].shape}, got {g.shape}"
             )
     lr = check_real(lr, "lr")
     if lr <= 0:
-        raise ValueError(f"lr must be positive, got {lr!r}")
+        raise ValueError(f"lr must be positive, got {short_repr(lr)}")
     if not isinstance(betas, (tuple, list)) or len(betas) != 2:
         raise TypeError(f"betas must be a pair of floats in [0, 1), got {short_repr(betas)}")
     b1, b2 = (check_real(b, "betas") for b in betas)
@@ -415,10 +419,15 @@ def adam_step(
         raise ValueError(f"betas must be in [0, 1), got {short_repr(betas)}")
     eps = check_real(eps, "eps")
     if not 1e-30 <= eps <= 1.0:  # below it, squared gradients that underflow to 0 would give steps of 1/eps
-        raise ValueError(f"eps must be in [1e-30, 1] (it keeps the step finite where a gradient was 0), got {eps!r}")
+        raise ValueError(
+            f"eps must be in [1e-30, 1] (it keeps the step finite where a gradient was 0), got {short_repr(eps)}"
+        )
     t = state.get("t") if isinstance(state, dict) else None
-    if not (isinstance(state, dict) and {"t", "m", "v"} <= set(state) and isinstance(t, int) and t is not True):
+    if not (isinstance(state, dict) and {"t", "m", "v"} <= set(state) and issubclass(type(t), int)):
         raise TypeError("state must be the dict adam_state(params) made")
+    if issubclass(type(t), bool):
+        raise TypeError(f"state['t'] must count the steps taken, an int, got {_describe(t)}")
+    t = int.__index__(t)  # the count it holds: a subclass's own comparisons never run
     if not 0 <= t < MAX_ADAM_T:
         raise ValueError(f"state['t'] must count the steps taken, an int in [0, {MAX_ADAM_T:,}), got {short_repr(t)}")
     for part in ("m", "v"):
@@ -437,7 +446,7 @@ def adam_step(
     if eps < 100 * np.sqrt(np.finfo(moment_dtype).tiny):  # squared gradients below tiny underflow to 0
         raise ValueError(
             f"eps must be at least {100 * np.sqrt(np.finfo(moment_dtype).tiny):.1e} for moments in {moment_dtype}: "
-            f"a smaller gradient's square underflows to 0 and its step would be g / eps, got {eps!r}"
+            f"a smaller gradient's square underflows to 0 and its step would be g / eps, got {short_repr(eps)}"
         )
     # The step is computed aside and kept only if every moment and parameter is finite: an overflow is refused
     # by name and leaves params and state as they were.
@@ -483,20 +492,21 @@ def _adam_step(
 
 def _check_optimizer(optimizer: Any, weight_decay: Any) -> tuple[str, float]:
     if not isinstance(optimizer, str):
-        raise TypeError(f"optimizer must be one of {OPTIMIZERS}, got {type(optimizer).__name__} {optimizer!r}")
+        raise TypeError(f"optimizer must be one of {OPTIMIZERS}, got {_describe(optimizer)}")
     if optimizer not in OPTIMIZERS:
-        raise ValueError(f"optimizer must be one of {OPTIMIZERS}, got {optimizer!r}")
+        raise ValueError(f"optimizer must be one of {OPTIMIZERS}, got {short_repr(optimizer)}")
     if weight_decay is None:
         return optimizer, ADAMW_DECAY if optimizer == "adamw" else 0.0
     if optimizer != "adamw":
         raise ValueError(
-            f"weight_decay is AdamW's (optimizer='adamw'); got weight_decay={weight_decay!r} with {optimizer!r}"
+            "weight_decay is AdamW's (optimizer='adamw'); "
+            f"got weight_decay={short_repr(weight_decay)} with {optimizer!r}"
         )
     if isinstance(weight_decay, bool) or not isinstance(weight_decay, numbers.Real):
         raise TypeError(f"weight_decay must be a real number in [0, 1), got {type(weight_decay).__name__}")
     weight_decay = exact_real(weight_decay, "weight_decay")
     if not 0 <= weight_decay < 1:
-        raise ValueError(f"weight_decay must be in [0, 1), got {weight_decay}")
+        raise ValueError(f"weight_decay must be in [0, 1), got {short_repr(weight_decay)}")
     return optimizer, float(weight_decay)
 
 
@@ -507,7 +517,7 @@ def _check_seed(seed: Any, name: str = "seed") -> int:
         raise TypeError(f"{must}, got {type(seed).__name__} {short_repr(seed)}")
     seed = exact_int(seed, name)
     if seed < 0:
-        raise ValueError(f"{must}, got {seed}")
+        raise ValueError(f"{must}, got {short_repr(seed)}")
     return int(seed)
 
 
@@ -771,7 +781,7 @@ def train(
     steps = _check_steps(steps, "steps")
     n_checkpoints = check_size(n_checkpoints, "n_checkpoints")
     if n_checkpoints < 2:
-        raise ValueError(f"n_checkpoints must be at least 2 (the start and the end), got {n_checkpoints}")
+        raise ValueError(f"n_checkpoints must be at least 2 (the start and the end), got {short_repr(n_checkpoints)}")
     run = _Run(
         corpus, tied=tied, d=d, hidden=hidden, k=k, batch_size=batch_size, lr=lr, seed=seed,
         optimizer=optimizer, weight_decay=weight_decay,
@@ -927,7 +937,7 @@ def fit(
     max_steps = _check_steps(max_steps, "max_steps")
     eval_every = check_size(eval_every, "eval_every")
     if eval_every > max_steps:
-        raise ValueError(f"eval_every must be at most max_steps ({max_steps}), got {eval_every}")
+        raise ValueError(f"eval_every must be at most max_steps ({max_steps}), got {short_repr(eval_every)}")
     patience = check_size(patience, "patience")
     run = _Run(
         corpus, tied=tied, d=d, hidden=hidden, k=k, batch_size=batch_size, lr=lr, seed=seed,
@@ -1001,8 +1011,7 @@ class CompareResult:
 
     def curves(self, name: str, which: str = "valid") -> np.ndarray:
         """Loss at each checkpoint of each seed, ``(n_seeds, c)``; ``which`` is ``"valid"`` or ``"train"``."""
-        if not isinstance(which, str) or which not in ("valid", "train"):
-            raise ValueError(f"which must be 'valid' or 'train', got {which!r}")
+        which = check_choice(which, "which", ("valid", "train"))
         return np.stack([getattr(r, f"{which}_loss") for r in self._runs(name)])
 
     def summary(self) -> dict[str, dict[str, float]]:
@@ -1053,6 +1062,7 @@ class CompareResult:
             ``"tied E"``, ``"untied E (input)"`` and ``"untied W (output)"``, each an array
             ``(n_seeds, 2)`` of (within a class, between classes).
         """
+        self._tied_and_untied()
         V = self.corpus.vocab_size
         ids = np.arange(1, V) if ids is None else check_ids(ids, V).reshape(-1)
         classes = self.corpus.classes
@@ -1062,6 +1072,14 @@ class CompareResult:
             "untied W (output)": [r.params["W"] for r in self._runs("untied")],
         }
         return {title: np.array([class_cosine(M, classes, ids) for M in Ms]) for title, Ms in mats.items()}
+
+    def _tied_and_untied(self) -> None:
+        """Refuse, naming the result, a geometry question of one made without both compared models."""
+        if not {"tied", "untied"} <= set(self.runs):
+            raise ValueError(
+                "the geometry compares the 'tied' and 'untied' configurations of res (as compare makes them); "
+                f"this one holds {short_repr(sorted(self.runs))}"
+            )
 
     def _name(self, name: str) -> str:
         if not isinstance(name, str) or name not in self.runs:
@@ -1080,13 +1098,50 @@ class CompareResult:
             _check_seed(s, "seeds")
         if not (isinstance(self.configs, dict) and isinstance(self.runs, dict)) or set(self.configs) != set(self.runs):
             raise TypeError("configs and runs must be dicts with the same configuration names, as compare makes them")
+        if not self.runs:
+            raise ValueError("runs must hold at least one configuration")
+        V = self.corpus.vocab_size
+        checkpoints = None
         for name, runs in self.runs.items():
-            if not isinstance(name, str) or not isinstance(self.configs[name], dict) or "d" not in self.configs[name]:
-                raise TypeError(f"configs must map each name to its settings, as compare makes them, got {name!r}")
+            if not issubclass(type(name), str) or len(name) > 200:
+                raise TypeError(f"configs must be named by short str, as compare makes them, got {_describe(name)}")
+            where = f"configs[{short_repr(name)}]"
+            cfg = self.configs[name]
+            if not isinstance(cfg, dict) or not {"tied", "d", "n_params"} <= set(cfg):
+                raise TypeError(f"{where} must be a dict with tied, d and n_params, as compare makes it")
+            tied = check_flag(cfg["tied"], f"{where}['tied']")
+            d = check_size(cfg["d"], f"{where}['d']")
+            check_size(cfg["n_params"], f"{where}['n_params']")
+            where = f"runs[{short_repr(name)}]"
             if not (isinstance(runs, list) and len(runs) == len(self.seeds)):
-                raise ValueError(f"runs[{name!r}] must be a list of one TrainResult per seed ({len(self.seeds)})")
-            if not all(isinstance(r, TrainResult) for r in runs):
-                raise TypeError(f"runs[{name!r}] must hold TrainResult objects")
+                raise ValueError(f"{where} must be a list of one TrainResult per seed ({len(self.seeds)})")
+            for r in runs:
+                if not isinstance(r, TrainResult):
+                    raise TypeError(f"{where} must hold TrainResult objects, got {_describe(r)}")
+                check_size(r.steps, f"{where}'s steps")
+                if check_flag(r.tied, f"{where}'s tied") != tied or check_size(r.d, f"{where}'s d") != d:
+                    raise ValueError(
+                        f"{where} must hold runs made with {where.replace('runs', 'configs')}'s tied and d"
+                    )
+                arrays = {"E": r.params.get("E") if isinstance(r.params, dict) else None, "E_init": r.E_init}
+                if not tied:
+                    arrays["W"] = r.params.get("W") if isinstance(r.params, dict) else None
+                for key, a in arrays.items():
+                    if not (isinstance(a, np.ndarray) and a.shape == (V, d) and a.dtype.kind == "f"):
+                        raise ValueError(f"{where} must hold runs whose {key} is a float array of shape ({V}, {d})")
+                c = len(r.checkpoint_steps) if isinstance(r.checkpoint_steps, np.ndarray) else None
+                for key in ("train_loss", "valid_loss"):
+                    a = getattr(r, key)
+                    if not (isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype.kind == "f" and len(a) == c):
+                        raise ValueError(f"{where} must hold runs with one {key} per checkpoint")
+                if not (isinstance(r.row_updates, np.ndarray) and r.row_updates.shape == (V,)):
+                    raise ValueError(f"{where} must hold runs with one row_updates count per token ({V})")
+                if not (isinstance(r.rows_touched, np.ndarray) and r.rows_touched.ndim == 1 and r.rows_touched.size):
+                    raise ValueError(f"{where} must hold runs with rows_touched, one count per step")
+                if checkpoints is None:
+                    checkpoints = c
+                elif c != checkpoints:
+                    raise ValueError(f"runs must all have the same checkpoints ({checkpoints}), got {c} in {where}")
 
 
 def compare(

@@ -16,8 +16,17 @@ from matplotlib.axes import Axes
 from matplotlib.collections import PathCollection
 from matplotlib.figure import Figure
 
-from ._validation import as_array, check_real, exact_int, short_repr
-from .plots import BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, _values, new_figure, style
+from ._validation import (
+    _describe,
+    _no_false_class,
+    _plain_real,
+    as_array,
+    check_choice,
+    check_real,
+    exact_int,
+    short_repr,
+)
+from .plots import BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, _check_label, _values, new_figure, style
 from .sweep import CONFIGS, Sweep
 from .train import CompareResult, geometry_track, pca_2d
 from .widgets import Control, Explorer
@@ -77,9 +86,10 @@ def _check_names(res: CompareResult, names: Any) -> list[str]:
         return list(res.configs)
     if isinstance(names, (str, bytes)) or not isinstance(names, (list, tuple)):
         raise TypeError(f"names must be a list of {list(res.configs)}, got {type(names).__name__}")
-    if not names or not all(isinstance(n, str) and n in res.configs for n in names):
+    plain = [str.__str__(n) if issubclass(type(n), str) else None for n in names]  # no caller's own hash runs
+    if not names or not all(n is not None and n in res.configs for n in plain):
         raise ValueError(f"names must be a non-empty list of {list(res.configs)}, got {short_repr(names)}")
-    return list(names)
+    return plain
 
 
 def _check_result(res: Any) -> CompareResult:
@@ -118,11 +128,16 @@ def loss_curves(
         ``cut``, the note on a cut axis, when there is one.
     """
     res = _check_result(res)
-    if not isinstance(which, str) or which not in ("valid", "train"):
-        raise ValueError(f"which must be 'valid' or 'train', got {which!r}")
+    which = check_choice(which, "which", ("valid", "train"))
     names = _check_names(res, names)
-    if zoom is not None and (isinstance(zoom, bool) or not isinstance(zoom, (int, float)) or not 1e-3 <= zoom <= 1e6):
-        raise ValueError(f"zoom must be a positive number of nats or None, got {zoom!r}")
+    if zoom is not None:
+        if isinstance(zoom, (bool, np.bool_)) or not isinstance(zoom, numbers.Real):
+            raise TypeError(f"zoom must be a positive number of nats or None, got {_describe(zoom)}")
+        _no_false_class(zoom, "zoom")
+        zoom = _plain_real(zoom, "zoom")
+        if not 1e-3 <= zoom <= 1e6:
+            raise ValueError(f"zoom must be a number of nats in [0.001, 1e6] or None, got {short_repr(zoom)}")
+        zoom = float(zoom)
     if not isinstance(legend, bool):
         raise TypeError(f"legend must be a bool, got {type(legend).__name__}")
     ax = _ax(ax)
@@ -136,7 +151,7 @@ def loss_curves(
             cfg = res.configs[name]
             color = CONFIG_COLORS.get(name, BLACK)
             label = f"{name} (d = {cfg['d']}, {cfg['n_params']:,} params)"
-            (line,) = ax.plot(steps, mean, color=color, label=label, marker="o", markersize=3)
+            (line,) = ax.plot(steps, mean, color=color, label=_check_label(label, "res"), marker="o", markersize=3)
             band = ax.fill_between(steps, mean - std, mean + std, color=color, alpha=0.2, linewidth=0)
             out[name] = {"line": line, "band": band}
             lowest = min(lowest, float(mean.min()))
@@ -185,7 +200,7 @@ def drift_bars(res: CompareResult, ax: Axes | None = None, *, names: Sequence[st
             means, stds = per_seed.mean(axis=1), per_seed.std(axis=1, ddof=1 if per_seed.shape[1] > 1 else 0)
             x = np.arange(len(groups)) + (j - (len(names) - 1) / 2) * width
             color = CONFIG_COLORS.get(name, BLACK)
-            bars = ax.bar(x, means, width, yerr=stds, color=color, label=name, capsize=3)
+            bars = ax.bar(x, means, width, yerr=stds, color=color, label=_check_label(name, "res"), capsize=3)
             for xi, m, sd in zip(x, means, stds, strict=True):
                 text = "0\nexactly" if m == 0 else f"{m:.2f}"
                 ax.annotate(text, (xi, m + sd), ha="center", fontsize=9, xytext=(0, 3), textcoords="offset points")
@@ -215,8 +230,7 @@ def geometry_scatter(
         limit = check_real(limit, "limit")
         if limit <= 0 or limit > 1e300:
             raise ValueError(f"limit must be positive and at most 1e300, got {short_repr(limit)}")
-    if not isinstance(title, str):
-        raise TypeError(f"title must be a str, got {short_repr(title)}")
+    title = _check_label(title, "title")
     ax = _ax(ax, (5.0, 4.2))
     out = {}
     with style():
@@ -225,7 +239,9 @@ def geometry_scatter(
             rows = classes == name
             if rows.any():
                 color, mark = CLASS_STYLE.get(name, (GREY, "x"))
-                out[name] = ax.scatter(*coords[rows].T, s=28, color=color, marker=mark, label=name, alpha=0.85)
+                out[name] = ax.scatter(
+                    *coords[rows].T, s=28, color=color, marker=mark, label=_check_label(name, "classes"), alpha=0.85
+                )
         lim = limit if limit is not None else 1.1 * float(np.abs(coords).max() or 1.0)
         ax.set_xlim(-lim, lim)
         ax.set_ylim(-lim, lim)
@@ -263,6 +279,8 @@ def _check_geometry(coords: Any, classes: Any) -> tuple[np.ndarray, np.ndarray]:
         raise TypeError(f"classes must hold str class names, got dtype {classes.dtype}")
     if classes.shape != coords.shape[:1]:
         raise ValueError(f"classes must name each of the {len(coords)} rows of coords, got shape {classes.shape}")
+    for name in dict.fromkeys(classes.tolist()):  # each class name a legend entry, drawn as typed
+        _check_label(name, "classes")
     return coords, classes
 
 
@@ -290,7 +308,9 @@ def update_counts(res: CompareResult, ax: Axes | None = None, *, names: Sequence
             per_step = np.mean([r.rows_touched.mean() for r in runs])
             color = CONFIG_COLORS.get(name, BLACK)
             label = f"{name}: {per_step:.1f} of {res.corpus.vocab_size} rows per step"
-            (out[name],) = ax.step(np.arange(len(order)), share, where="mid", color=color, label=label)
+            (out[name],) = ax.step(
+                np.arange(len(order)), share, where="mid", color=color, label=_check_label(label, "res")
+            )
         ax.set_xlabel("token, sorted by how often it is read in training")
         ax.set_ylabel("share of steps with a gradient")
         ax.set_ylim(-0.05, 1.1)
@@ -313,7 +333,9 @@ def training_explorer(res: CompareResult, name: str = "tied", seed_index: int = 
         raise TypeError(f"seed_index must be an int, got {type(seed_index).__name__}")
     seed_index = exact_int(seed_index, "seed_index")
     if not 0 <= seed_index < len(res.seeds):
-        raise ValueError(f"seed_index must be in [0, {len(res.seeds) - 1}] (one run per seed), got {seed_index}")
+        raise ValueError(
+            f"seed_index must be in [0, {len(res.seeds) - 1}] (one run per seed), got {short_repr(seed_index)}"
+        )
     run = res.runs[name][seed_index]
     track = geometry_track(run.E_checkpoints)  # (c, V, 2)
     steps = tuple(int(s) for s in run.checkpoint_steps)
@@ -468,11 +490,12 @@ def geometry_panels(res: CompareResult, seed_index: int = 0, fig: Any = None) ->
         raise TypeError(f"seed_index must be an int, got {type(seed_index).__name__}")
     seed_index = exact_int(seed_index, "seed_index")
     if not 0 <= seed_index < len(res.seeds):
-        raise ValueError(f"seed_index must be in [0, {len(res.seeds)}), got {seed_index}")
+        raise ValueError(f"seed_index must be in [0, {len(res.seeds)}), got {short_repr(seed_index)}")
     if fig is None:
         fig, _ = new_figure((6.4, 3.6), ncols=3)
     elif not isinstance(fig, Figure) or len(fig.axes) != 3:
         raise ValueError(f"fig must be a matplotlib Figure with 3 axes or None, got {type(fig).__name__}")
+    res._tied_and_untied()
     tied, untied = res.runs["tied"][seed_index], res.runs["untied"][seed_index]
     mats = {
         "tied E": tied.params["E"],

@@ -119,8 +119,12 @@ class Control:
         for field in ("name", "label"):
             if not isinstance(getattr(self, field), str):
                 raise TypeError(f"{field} of a control must be a str, got {_describe(getattr(self, field))}")
+        if len(self.name) > 100:  # a keyword of update, named in messages: never a huge one
+            raise ValueError(f"name of a control must be at most 100 characters, got {len(self.name):,}")
         if not self.name.isidentifier():
-            raise ValueError(f"name of a control must be a Python identifier (a keyword of update), got {self.name!r}")
+            raise ValueError(
+                f"name of a control must be a Python identifier (a keyword of update), got {short_repr(self.name)}"
+            )
         if isinstance(self.values, (str, bytes)) or not isinstance(self.values, Iterable):
             raise TypeError(f"values of control {self.name!r} must be a sequence, got {_describe(self.values)}")
         try:  # before building a tuple; a range longer than sys.maxsize too
@@ -191,10 +195,13 @@ class Control:
         if isinstance(self.fmt, str):
             check_format(self.fmt, f"fmt of control {self.name!r}")
         # Format every value now, so a bad fmt fails here, at construction, not at the first redraw.
+        labels = []
         for v in self.values:
             shown = self._format(v)
             if "|" in shown:  # the static page splits a slider's labels on "|"
                 raise ValueError(f"fmt of control {self.name!r} must not show a '|', got {shown!r} for {short_repr(v)}")
+            labels.append(shown)
+        object.__setattr__(self, "_shown", tuple(labels))  # the slider's text for each value, in order
 
     def _format(self, v: Any) -> str:
         """``v`` as fmt shows it, or a ValueError or TypeError naming fmt (a callable fmt may fail at any time)."""
@@ -370,7 +377,7 @@ def png_bytes(fig: Any, *, colors: int | None = None) -> bytes:
     canvas = fig.canvas
     width, height = canvas.get_width_height()
     if getattr(canvas, "renderer", None) is None or canvas.buffer_rgba().nbytes != 4 * width * height:
-        with display.quiet_layout():
+        with display.quiet_layout(), display._drawing("fig"):
             canvas.draw()  # never drawn, or resized since: draw it, so the pixels are the whole figure's
     image = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
     image = image.convert("RGB")
@@ -592,8 +599,8 @@ class Explorer:
         self._background: Any = None
         self._encoder: BandedPNG | None = None
         self._frames: list[tuple[bytes, str]] | None = None
-        self.readout = self.update()
         self._widget: Any = None
+        self.readout = self.update()
 
     # -- the maths-free core, testable without a browser ------------------------------------
     def update(self, **changes: Any) -> str:
@@ -604,22 +611,27 @@ class Explorer:
         """
         for name, value in changes.items():
             self.values[name] = self._control(name).snap(value)
+        if self._widget is not None:  # shown: its sliders move too (each move calls update again, a no-op)
+            for c, slider in zip(self.controls, self._sliders, strict=True):
+                if c.name in changes:
+                    slider.index = c._position(self.values[c.name])
         readout = self._update(**self.values)
         if not isinstance(readout, str):
             raise TypeError(f"setup's update must return the readout text, a str, got {_describe(readout)}")
         self.readout = readout
         canvas = self.fig.canvas
-        if self._background is None:
-            with display.quiet_layout():
-                canvas.draw()  # runs the layout once and draws everything that does not move
-            # Freeze the layout: the constrained-layout solver would otherwise rerun on each draw.
-            self.fig.set_layout_engine("none")
-            self._background = canvas.copy_from_bbox(self.fig.bbox)
-            self._encoder = BandedPNG(np.asarray(canvas.buffer_rgba()))
-        else:
-            canvas.restore_region(self._background)
-        for artist in self._dynamic:
-            self.fig.draw_artist(artist)
+        with display._drawing("setup's figure"):
+            if self._background is None:
+                with display.quiet_layout():
+                    canvas.draw()  # runs the layout once and draws everything that does not move
+                # Freeze the layout: the constrained-layout solver would otherwise rerun on each draw.
+                self.fig.set_layout_engine("none")
+                self._background = canvas.copy_from_bbox(self.fig.bbox)
+                self._encoder = BandedPNG(np.asarray(canvas.buffer_rgba()))
+            else:
+                canvas.restore_region(self._background)
+            for artist in self._dynamic:
+                self.fig.draw_artist(artist)
         return self.readout
 
     def _control(self, name: str) -> Control:
@@ -669,7 +681,9 @@ class Explorer:
         still follows, so :attr:`values` and the kept figure stay the slider's). Otherwise each
         move redraws the kept figure in the kernel and sends it as a PNG whose unchanged bands
         are reused (:class:`BandedPNG`); ipywidgets keeps at most one message in flight per
-        slider, so a drag never builds a backlog.
+        slider, so a drag never builds a backlog. Every picture is an ``<img>`` with a data: URL,
+        which the browser draws in the frame it arrives: a move never shows the axes empty.
+        Calling :meth:`update` once the view is shown moves its sliders too.
         """
         if self._widget is not None:
             return self._widget
@@ -678,7 +692,7 @@ class Explorer:
         sliders = []
         for c in self.controls:
             slider = w.SelectionSlider(
-                options=[(c.show(v), v) for v in c.values],
+                options=list(zip(c._shown, c.values, strict=True)),  # no search per value: a long list is quick
                 value=self.values[c.name],
                 description=c.label,
                 continuous_update=True,
@@ -694,14 +708,13 @@ class Explorer:
             figure, readout = self._framed_view(w, sliders, css_w)
             self._image = self._readout_widget = None  # nothing for the kernel to send on a move
         else:
-            figure = w.Image(
-                value=self.live_png(),
-                format="png",
-                layout=w.Layout(width=f"{css_w}px", max_width="100%", height="auto"),
+            figure = w.HTML(
+                value=_img_html(self.live_png(), "embedlab-layer", self.readout, "png"),
+                layout=w.Layout(width=f"{css_w}px", max_width="100%", margin="0", padding="0"),
             )
-            figure.add_class("embedlab-layer")
             readout = w.HTML(value=_readout_html(self.readout))
             self._image, self._readout_widget = figure, readout
+        self._sliders = sliders
         self._widget = w.VBox([*sliders, figure, readout], layout=w.Layout(width="100%"))
         return self._widget
 
@@ -710,14 +723,18 @@ class Explorer:
         sizes = [len(c.values) for c in self.controls]
         at = [c.values.index(self.values[c.name]) for c in self.controls]
         self._links: list[Any] = []
-        full = w.Layout(width="100%", height="auto", grid_area="1 / 1 / 2 / 2")
-        background = w.Image(value=self.background(), format="webp", layout=full)
-        background.add_class("embedlab-background")
+        # Each picture is an <img> with a data: URL, not an Image widget: a Stack builds a new view of its
+        # selected child on every move, and a browser shows an image from a data: URL in the frame it is
+        # inserted, where an Image widget's new blob: URL loads a frame or two later and the axes would
+        # show empty meanwhile. Background and layers sit in one grid cell, with no margins, pixel on pixel.
+        flush = {"margin": "0", "padding": "0", "width": "100%"}
+        background = w.HTML(
+            value=_img_html(self.background(), "embedlab-background", ""),
+            layout=w.Layout(grid_area="1 / 1 / 2 / 2", **flush),
+        )
         layers, readouts = [], []
         for frame, text in self.frames():
-            image = w.Image(value=frame, format="webp", layout=w.Layout(width="100%", height="auto"))
-            image.add_class("embedlab-layer")
-            layers.append(image)
+            layers.append(w.HTML(value=_img_html(frame, "embedlab-layer", text), layout=w.Layout(**flush)))
             readouts.append(w.HTML(value=_readout_html(text)))
 
         def stacks(leaves: list[Any], level: int, first: int) -> Any:
@@ -727,7 +744,7 @@ class Explorer:
                 children = leaves[first : first + sizes[level]]
             else:
                 children = [stacks(leaves, level + 1, first + i * step) for i in range(sizes[level])]
-            stack = w.Stack(children, selected_index=at[level], layout=w.Layout(width="100%"))
+            stack = w.Stack(children, selected_index=at[level], layout=w.Layout(**flush))
             # The browser swaps the frame, not the kernel: the slider's position is the Stack's child.
             self._links.append(w.jslink((sliders[level], "index"), (stack, "selected_index")))
             return stack
@@ -745,7 +762,7 @@ class Explorer:
         def handler(change: dict[str, Any]) -> None:
             text = self.update(**{name: change["new"]})  # the kernel's figure and values follow the slider
             if self._image is not None:  # not framed: the kernel's figure is what the reader sees
-                self._image.value = self.live_png()
+                self._image.value = _img_html(self.live_png(), "embedlab-layer", text, "png")
                 self._readout_widget.value = _readout_html(text)
 
         return handler
@@ -835,6 +852,15 @@ class Explorer:
 
 def _readout_html(text: str) -> str:
     return f'<p class="embedlab-readout">{html.escape(text)}</p>'
+
+
+def _img_html(image: bytes, cls: str, alt: str, kind: str = "webp") -> str:
+    """An image (lossless WebP or PNG) as an ``<img>`` with a data: URL, as wide as its container: a browser
+    draws it in the frame it is inserted, where an Image widget's new blob: URL shows nothing for a frame
+    or two while it loads."""
+    src = f"data:image/{kind};base64," + base64.b64encode(image).decode("ascii")
+    style = "display:block;width:100%;height:auto;margin:0"
+    return f'<img class="{cls}" src="{src}" alt="{html.escape(alt, quote=True)}" style="{style}">'
 
 
 def _check_colors(colors: Any, name: str) -> int | None:
