@@ -3417,3 +3417,108 @@ def test_hostile_pass_25_huge_inputs_are_not_repeated_in_messages(make):
     with pytest.raises((TypeError, ValueError)) as info:
         make()
     assert len(str(info.value)) < 3 * MAX_MESSAGE, f"a message of {len(str(info.value)):,} characters"
+
+
+# ---------------------------------------------------------------- hostile pass 26
+def _touchy_str(text):
+    """A str whose own ==, hash, format and repr raise: the library must read the text it holds."""
+    boom = {k: (lambda *a: 1 / 0) for k in ("__eq__", "__hash__", "__format__", "__repr__")}
+    return type("S", (str,), boom)(text)
+
+
+def _int_with_own_int(value):
+    return type("I", (int,), {"__int__": lambda s: value})(90)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: architectures_mod.get_config(_touchy_str("GPT-2 small")),
+        lambda: architectures_mod.total_params(_touchy_str("GPT-2 small")),
+        lambda: architectures_mod.DecoderConfig(
+            **{**vars(architectures_mod.get_config("GPT-2 small")), "norm": _touchy_str("layernorm")}
+        ),
+        lambda: embedlab.budget.param_bytes(50257, 768, tied=True, dtype=_touchy_str("float16")),
+        lambda: exercises_mod.get(_touchy_str("F1")),
+        lambda: quiz_mod.grade_choice(_touchy_str("a"), "b"),
+        lambda: quiz_mod.grade_choice("a", _touchy_str("b")),
+        lambda: quiz_mod.Exercise("q?", "a", choices=["a", "b"], solution="s").grade(_touchy_str("a")),
+        lambda: embedlab.tokens.token_id(_touchy_str("cat")),
+        lambda: embedlab.sweep.model_of(_touchy_str("tied"), 127, 8, True),
+        lambda: _r25().curves(_touchy_str("tied")),
+        lambda: _r25().drift(_touchy_str("tied")),
+        lambda: check(_touchy_str("a"), 0.5, 0.5, 2),
+        lambda: Control(_touchy_str("x"), "x", (0, 1)),
+    ],
+)
+def test_hostile_pass_26_str_subclasses_read_as_the_text_they_hold(make):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with contextlib.redirect_stdout(io.StringIO()):
+            make()  # a value: none of the subclass's own methods ran
+
+
+def _setup_with_title(title):
+    def setup(fig, ax):
+        ax.set_title(title)
+        return (lambda x: "r"), []
+
+    return setup
+
+
+def _bad_title_png(title, draw):
+    f, ax = plots_mod.new_figure()
+    ax.set_title(title)
+    return draw(f)
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: embedlab.geometry.in_plane(_int_with_own_int(0), [[1.0, 0.0], [0.0, 1.0]]), None, None),
+        (lambda: check("\ud800", 0.5, 0.5, 2), ValueError, "label"),
+        (lambda: _bad_title_png("$\\foo$", embedlab.widgets.png_bytes), ValueError, "fig"),
+        (lambda: _bad_title_png("$\\foo$", embedlab.display.figure_png), ValueError, "fig"),
+        (lambda: _bad_title_png("a\tb", embedlab.widgets.png_bytes), ValueError, "fig"),
+        (lambda: _bad_title_png("a\tb", embedlab.display.figure_png), ValueError, "fig"),
+        (
+            lambda: Explorer("t", [Control("x", "x", (0, 1))], _setup_with_title("$\\foo$")),
+            ValueError,
+            "setup",
+        ),
+    ],
+)  # fmt: skip
+def test_hostile_pass_26_rows(make, error, words):
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+        warnings.simplefilter("error")
+        if error is None:
+            assert np.allclose(make(), [0.0, 1.0])  # 90 degrees, read by the value the int holds
+            return
+        with pytest.raises(error) as info:
+            make()
+    assert words in str(info.value) and len(str(info.value)) < 3 * MAX_MESSAGE, str(info.value)[:300]
+
+
+def test_hostile_pass_26_legend_names_starting_with_an_underscore_are_drawn():
+    R = _r25()
+    renamed = embedlab.train.CompareResult(
+        R.corpus, {"_" + k: v for k, v in R.configs.items()}, {"_" + k: v for k, v in R.runs.items()}, R.seeds
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ax = plots_mod.new_figure()[1]
+        TP.loss_curves(renamed, ax)
+        shown = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert [s.lstrip("\u200b").split(" (d = ")[0] for s in shown] == ["_" + k for k in R.configs]
+
+
+def test_hostile_pass_26_geometry_track_is_one_pass_over_the_checkpoints(monkeypatch):
+    """A million checkpoints of a 96-byte broadcast view: one projection of all, not a Python loop (was 108 s)."""
+    view = np.broadcast_to(np.arange(12.0).reshape(1, 4, 3) ** 2, (10**6, 4, 3))
+    calls = []
+    real = embedlab.train._pca_2d
+    monkeypatch.setattr(embedlab.train, "_pca_2d", lambda *a: calls.append(a[2]) or real(*a))
+    track = embedlab.train.geometry_track(view)
+    assert calls == ["E_checkpoints[-1]"]  # the final checkpoint's axes only; the projection is one product
+    assert track.shape == (10**6, 4, 2)
+    np.testing.assert_array_equal(track[0], real(view[-1], None, "E")[0])

@@ -81,7 +81,7 @@ _STATE_JS = """(box) => ({
   })),
 })"""
 
-# SHA-256 of the picture itself: a new blob URL alone does not prove a new figure.
+# SHA-256 of the picture itself: a new src alone (a blob: or data: URL) does not prove a new figure.
 _PICTURE_HASH_JS = """async (img) => {
   const bytes = await (await fetch(img.src)).arrayBuffer();
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
@@ -409,7 +409,7 @@ def check_cells(state: dict[str, Any], nb_path: Path) -> None:
 
 
 def picture_hash(img: Any) -> str:
-    """Hash of the figure's PNG bytes (retried: ipywidgets revokes the blob URL it replaces)."""
+    """Hash of the figure's image bytes (retried: an Image widget revokes the blob: URL it replaces)."""
     for attempt in range(3):
         try:
             return img.evaluate(_PICTURE_HASH_JS)

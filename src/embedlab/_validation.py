@@ -155,6 +155,11 @@ def check_size(value: Any, name: str) -> int:
     return int(value)
 
 
+def plain_str(x: Any) -> Any:
+    """A str of a subclass as the plain str it holds (its own ``==``, hash or format never run); else ``x``."""
+    return str.__str__(x) if issubclass(type(x), str) else x
+
+
 def check_choice(value: Any, name: str, options: tuple[str, ...]) -> str:
     """``value`` as the plain str it holds, required to be one of ``options`` (compared as str, so a
     caller's own ``==`` or hash never runs)."""

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._validation import _describe, check_flag, check_size, exact_int, short_repr
+from ._validation import _describe, check_flag, check_size, exact_int, plain_str, short_repr
 
 __all__ = [
     "CONFIGS",
@@ -198,6 +198,8 @@ def _check_common(c: Any) -> None:
             object.__setattr__(c, f.name, bool(value))
         elif isinstance(value, np.integer):
             object.__setattr__(c, f.name, int(value))
+        elif issubclass(type(value), str) and type(value) is not str:  # the text it holds, not its own methods
+            object.__setattr__(c, f.name, plain_str(value))
     if not isinstance(c.name, str):
         raise TypeError(f"name must be a str, got {_describe(c.name)}")
     for field in ("vocab_size", "d_model", "n_layers", "n_heads"):
@@ -452,7 +454,7 @@ def get_config(name_or_config: str | Config) -> Config:
             f"got {_describe(name_or_config)}"
         )
     try:
-        return CONFIGS[name_or_config]
+        return CONFIGS[plain_str(name_or_config)]
     except KeyError:
         known = ", ".join(repr(n) for n in CONFIGS)
         raise ValueError(

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import _describe, check_flag, check_size, short_repr
+from ._validation import _describe, check_flag, check_size, plain_str, short_repr
 
 __all__ = [
     "REAL_MODELS",
@@ -93,6 +93,7 @@ def param_bytes(vocab_size: int, d_model: int, *, tied: bool, output_bias: bool 
     """
     if dtype is None:
         raise TypeError("dtype must be a NumPy dtype or 'bfloat16', got None")
+    dtype = plain_str(dtype)  # a name of a str subclass read as the text it holds
     if isinstance(dtype, str) and dtype == "bfloat16":  # not a NumPy dtype, but 2 bytes like float16
         itemsize = 2
     else:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import _describe, _int_of, as_array, exact_int, short_repr
+from ._validation import _describe, _int_of, as_array, exact_int, plain_str, short_repr
 
 __all__ = [
     "MAX_VALUES",
@@ -191,6 +191,9 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
     """
     if not isinstance(label, str):
         raise TypeError(f"label must be a str, got {_describe(label)}")
+    label = plain_str(label)  # printed as the text it holds
+    if len(label) > 1000 or any("\ud800" <= c <= "\udfff" for c in label):
+        raise ValueError(f"label must be printable text of at most 1,000 characters, got {short_repr(label)}")
     if isinstance(decimals, (bool, np.bool_)) or not isinstance(decimals, numbers.Integral):
         raise TypeError(f"decimals must be an int, got {_describe(decimals)}")
     decimals = exact_int(decimals, "decimals")

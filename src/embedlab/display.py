@@ -219,12 +219,22 @@ def _geometry(fig: Any) -> Iterator[Any]:
 
 @contextmanager
 def _drawing(name: str = "fig") -> Iterator[None]:
-    """Draw, refusing by ``name`` a figure matplotlib cannot render: FreeType's and Agg's failures (a text
-    hundreds of thousands of points tall, say) are ``RuntimeError`` s, outside the library's contract."""
-    try:
-        yield
-    except RuntimeError as exc:
-        raise ValueError(f"{name} must hold what matplotlib can draw; drawing it failed: {str(exc)[:200]}") from None
+    """Draw, refusing by ``name`` (a ``ValueError``) a figure matplotlib cannot render as typed: FreeType's
+    and Agg's failures (a text hundreds of thousands of points tall) are ``RuntimeError`` s, math text that
+    does not parse a ``ValueError`` naming nothing, and a character without a glyph only a warning."""
+    with warnings.catch_warnings():
+        # a glyph the fonts lack is drawn as an empty box: refused as text the figure cannot show
+        warnings.filterwarnings("error", message=r"Glyph \d+ .*missing from font", category=UserWarning)
+        try:
+            yield
+        except UserWarning as exc:
+            raise ValueError(f"{name} must hold text its fonts can draw: {str(exc)[:200]}") from None
+        except (RuntimeError, ValueError) as exc:  # FreeType, Agg, and math text that does not parse
+            if isinstance(exc, ValueError) and f"{name} must" in str(exc):
+                raise
+            raise ValueError(
+                f"{name} must hold what matplotlib can draw; drawing it failed: {' '.join(str(exc).split())[:200]}"
+            ) from None
 
 
 @contextmanager

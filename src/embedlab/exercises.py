@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from ._validation import _describe, check_size, short_repr
+from ._validation import _describe, check_size, plain_str, short_repr
 from .architectures import DecoderConfig, counts
 from .budget import param_bytes, param_count
 from .geometry import angle_deg
@@ -106,6 +106,7 @@ def get(key: str) -> Exercise:
     """
     if not isinstance(key, str):
         raise TypeError(f"key must be an exercise's key such as 'C1' (a str), got {_describe(key)}")
+    key = plain_str(key)
     for exercise in _bank():
         if exercise.title.split(" ")[0] == key:
             return exercise

@@ -8,7 +8,15 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_finite, check_fits, check_float_array, check_nbytes, check_real, short_repr
+from ._validation import (
+    check_finite,
+    check_fits,
+    check_float_array,
+    check_nbytes,
+    check_real,
+    exact_real,
+    short_repr,
+)
 
 __all__ = [
     "angle_deg",
@@ -150,10 +158,8 @@ def _reduced_degrees(angle: Any) -> float:
     if isinstance(angle, np.ndarray) and angle.ndim == 0:
         angle = angle[()]
     check_real(angle, "angle_degrees", finite=False)  # the type, and no bool
-    if isinstance(angle, numbers.Integral):
-        return float(int(angle) % 360)
-    if isinstance(angle, numbers.Rational):  # a Fraction, reduced exactly however large
-        return float(angle % 360)
+    if isinstance(angle, numbers.Rational):  # an int or a Fraction, read by the value it holds, reduced exactly
+        return float(exact_real(angle, "angle_degrees") % 360)
     if isinstance(angle, np.floating):
         if not np.isfinite(angle):
             raise ValueError(f"angle_degrees must be finite, got {short_repr(angle)}")

@@ -207,6 +207,8 @@ def _check_label(text: Any, name: str, *, escape: bool = True) -> str:
     if missing:
         shown = ", ".join(f"U+{ord(c):04X}" for c in missing[:8]) + (", ..." if len(missing) > 8 else "")
         raise ValueError(f"{name} must be text the figures' fonts can draw; it holds {shown}")
+    if text.startswith("_"):  # matplotlib leaves a legend entry starting with "_" out: a zero-width space keeps it
+        text = "\u200b" + text
     return text.replace("$", r"\$") if escape else text
 
 

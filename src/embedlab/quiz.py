@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from numbers import Real
 from typing import Any
 
-from ._validation import check_format, exact_real, short_repr
+from ._validation import check_format, exact_real, plain_str, short_repr
 
 __all__ = [
     "BLANK",
@@ -330,10 +330,11 @@ def grade_choice(
         return Grade("blank", PICK_ONE)
     if not isinstance(choice, str):
         raise TypeError(f"choice must be a str or None, got {short_repr(choice)}")
+    choice, answer = plain_str(choice), plain_str(answer)  # compared as the text they hold
     if choice == answer:
         return Grade("right", right)
     for slip in slips:
-        if slip.value == choice:
+        if plain_str(slip.value) == choice:
             return Grade("slip", slip.feedback)
     return Grade("wrong", wrong)
 
@@ -489,9 +490,11 @@ class _Question:
         if response is not None and not isinstance(response, str):
             raise TypeError(f"response must be a str (or None: nothing given), got {type(response).__name__}")
         if self.is_choice:
-            return grade_choice(response, str(self.answer), slips=self.slips, right=self.right_text, wrong=self.wrong)
+            return grade_choice(
+                plain_str(response), plain_str(self.answer), slips=self.slips, right=self.right_text, wrong=self.wrong
+            )
         return grade_number(
-            response or "",
+            plain_str(response) or "",
             float(self.answer),
             abs_tol=self.abs_tol,
             rel_tol=self.rel_tol,

@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._validation import check_flag, check_float_array, check_size, exact_int, exact_real, short_repr
+from ._validation import check_flag, check_float_array, check_size, exact_int, exact_real, plain_str, short_repr
 from .corpus import MAX_SENTENCES, Corpus, make_corpus
 from .train import MAX_STEPS, fit, matched_width
 
@@ -245,8 +245,9 @@ def model_of(config: str, vocab_size: int, d: int, hidden: bool) -> tuple[bool, 
     >>> [model_of(c, 127, 16, True) for c in CONFIGS]
     [(True, 16), (False, 16), (False, 9)]
     """
-    if not isinstance(config, str) or config not in CONFIGS:
+    if not isinstance(config, str) or plain_str(config) not in CONFIGS:
         raise ValueError(f"config must be one of {CONFIGS}, got {short_repr(config)}")
+    config = plain_str(config)
     vocab_size, d, hidden = check_size(vocab_size, "vocab_size"), check_size(d, "d"), check_flag(hidden, "hidden")
     if d > 4096:
         raise ValueError(f"d must be at most 4,096, got {d:,}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import _describe, short_repr
+from ._validation import _describe, plain_str, short_repr
 
 __all__ = [
     "E_TOY",
@@ -57,6 +57,7 @@ def token_id(token: str) -> int:
     """
     if not isinstance(token, str):
         raise TypeError(f"token must be a str, got {_describe(token)}")
+    token = plain_str(token)  # compared as the text it holds
     if token not in TOKENS:
         known = ", ".join(repr(t) for t in TOKENS)
         raise ValueError(f"token must be one of {known}, got {short_repr(token)}")

@@ -30,6 +30,7 @@ from ._validation import (
     as_array,
     check_choice,
     check_finite,
+    check_fits,
     check_flag,
     check_float_array,
     check_ids,
@@ -39,6 +40,7 @@ from ._validation import (
     compact,
     exact_int,
     exact_real,
+    plain_str,
     short_repr,
     work_dtype,
 )
@@ -1082,9 +1084,9 @@ class CompareResult:
             )
 
     def _name(self, name: str) -> str:
-        if not isinstance(name, str) or name not in self.runs:
+        if not isinstance(name, str) or plain_str(name) not in self.runs:
             raise ValueError(f"name must be one of {sorted(self.runs)}, got {short_repr(name)}")
-        return name
+        return plain_str(name)
 
     def _runs(self, name: str) -> list[TrainResult]:
         return self.runs[self._name(name)]
@@ -1252,7 +1254,9 @@ def pca_2d(E: Any, basis: Any = None) -> tuple[np.ndarray, np.ndarray]:
     >>> coords.round(3).tolist()
     [[2.0, 0.0], [-2.0, 0.0], [0.0, 1.0], [0.0, -1.0]]
     """
-    return _pca_2d(E, basis, "E")
+    E = check_float_array(E, "E", ndim=2)
+    coords, axes = _pca_2d(E, basis, "E")
+    return check_fits(coords, "E", E.dtype), check_fits(axes, "E", E.dtype)  # the input's dtype
 
 
 def _pca_2d(E: Any, basis: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -1315,9 +1319,24 @@ def geometry_track(E_checkpoints: Any) -> np.ndarray:
     (3, 6, 2)
     """
     stack = check_float_array(E_checkpoints, "E_checkpoints", ndim=3)
-    check_nbytes((stack.shape[0] + 2, stack.shape[1], max(2, stack.shape[2])), np.float64, "E_checkpoints")
+    check_nbytes((2 * stack.shape[0] + 2, stack.shape[1], max(2, stack.shape[2])), np.float64, "E_checkpoints")
     _, basis = _pca_2d(stack[-1], None, "E_checkpoints[-1]")
-    return np.stack([_pca_2d(E, basis, f"E_checkpoints[{i}]")[0] for i, E in enumerate(stack)])
+    check_finite(stack, "E_checkpoints")
+    # Every checkpoint centred on its own mean and projected, all at once (no Python loop over checkpoints):
+    # the same sums, in the same order, as pca_2d of each, in the dtype pca_2d works in.
+    dtype = basis.dtype
+    with np.errstate(over="ignore", invalid="ignore"):
+        Ew = stack.astype(dtype, copy=False)
+        centred = Ew - Ew.mean(axis=1, keepdims=True)  # (c, V, d)
+        if not np.isfinite(centred).all():  # as in pca_2d: centre on the midpoint, then on the scaled mean
+            centred = Ew - (Ew.min(axis=1, keepdims=True) / 2 + Ew.max(axis=1, keepdims=True) / 2)
+            centred -= (centred / centred.shape[1]).sum(axis=1, keepdims=True)
+        if not np.isfinite(centred).all():
+            raise ValueError(f"E_checkpoints spans more than dtype {dtype.name} can centre; scale it down")
+        coords = centred @ basis  # (c, V, 2)
+    if not np.isfinite(coords).all():
+        raise ValueError(f"E_checkpoints gives coordinates too large for dtype {dtype.name}")
+    return check_fits(coords, "E_checkpoints", stack.dtype)
 
 
 def class_cosine(E: Any, classes: Any, ids: Any = None) -> tuple[float, float]:

@@ -52,6 +52,7 @@ from ._validation import (
     check_size,
     exact_int,
     exact_real,
+    plain_str,
     range_len,
     short_repr,
 )
@@ -119,6 +120,7 @@ class Control:
         for field in ("name", "label"):
             if not isinstance(getattr(self, field), str):
                 raise TypeError(f"{field} of a control must be a str, got {_describe(getattr(self, field))}")
+            object.__setattr__(self, field, plain_str(getattr(self, field)))  # the text it holds
         if len(self.name) > 100:  # a keyword of update, named in messages: never a huge one
             raise ValueError(f"name of a control must be at most 100 characters, got {len(self.name):,}")
         if not self.name.isidentifier():
@@ -710,7 +712,7 @@ class Explorer:
         else:
             figure = w.HTML(
                 value=_img_html(self.live_png(), "embedlab-layer", self.readout, "png"),
-                layout=w.Layout(width=f"{css_w}px", max_width="100%", margin="0", padding="0"),
+                layout=w.Layout(width=f"{css_w}px", max_width="100%", margin="2px", padding="0"),  # as the sliders
             )
             readout = w.HTML(value=_readout_html(self.readout))
             self._image, self._readout_widget = figure, readout
@@ -753,7 +755,8 @@ class Explorer:
         layer.layout.grid_area = "1 / 1 / 2 / 2"  # the same grid cell as the background, on top of it
         figure = w.GridBox(
             [background, layer],
-            layout=w.Layout(width=f"{css_w}px", max_width="100%", grid_template_columns="100%"),
+            # ipywidgets' own 2 px margin, as the sliders and readout have: the figure lines up with them
+            layout=w.Layout(width=f"{css_w}px", max_width="100%", grid_template_columns="100%", margin="2px"),
         )
         figure.add_class("embedlab-figure")
         return figure, stacks(readouts, 0, 0)
