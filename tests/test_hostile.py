@@ -3522,3 +3522,83 @@ def test_hostile_pass_26_geometry_track_is_one_pass_over_the_checkpoints(monkeyp
     assert calls == ["E_checkpoints[-1]"]  # the final checkpoint's axes only; the projection is one product
     assert track.shape == (10**6, 4, 2)
     np.testing.assert_array_equal(track[0], real(view[-1], None, "E")[0])
+
+
+# ---------------------------------------------------------------- hostile pass 27
+def _eq_raises(text, hash_raises=False):
+    """A str whose own == raises (and its hash too, when asked)."""
+    methods = {"__eq__": lambda *a: 1 / 0, "__hash__": (lambda *a: 1 / 0) if hash_raises else str.__hash__}
+    return type("S", (str,), methods)(text)
+
+
+def _repr_raises(text):
+    return type("S", (str,), {"__repr__": lambda s: 1 / 0})(text)
+
+
+def _two_controls():
+    return Explorer(
+        "t", [Control("x", "x", (0, 1, 2)), Control("y", "y", (0, 1))], lambda f, a: ((lambda x, y: f"x={x}"), [])
+    )
+
+
+def _params_with(key):
+    return {**embedlab.train.init_params(5, 3, tied=True), key: 1}
+
+
+def _spec_dict(**extra):
+    return {**embedlab.sweep.load_results().spec.to_dict(), **extra}
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: embedlab.display.check_figsize((6.0, -3.0), name="x" * 10**6), ValueError, "name"),
+        (lambda: embedlab.display.check_figure(None, name="x" * 10**6), ValueError, "name"),
+        (lambda: embedlab.display.check_figsize((6.0, -3.0), name=5), TypeError, "name"),
+        (lambda: embedlab.train.loss(_params_with("x" * 10**6), ([[0, 1]], [3])), ValueError, "params"),
+        (lambda: embedlab.train.loss(_params_with(10**5000), ([[0, 1]], [3])), TypeError, "params"),
+        (lambda: embedlab.train.adam_state({"x" * 10**6: np.array([np.nan])}), ValueError, "params"),
+        (lambda: embedlab.ties.tie_groups({"x" * 10**6: [1.0]}), TypeError, "named"),
+        (lambda: SweepSpec.from_dict(_spec_dict(**{"x" * 10**6: 1})), ValueError, "data"),
+        (lambda: SweepSpec.from_dict({**_spec_dict(), 10**5000: 1}), TypeError, "data"),
+        (lambda: embedlab.train.train(_c25(), tied=True, d=4, steps=2, lr="x" * 10**6), TypeError, "lr"),
+        (lambda: _two_controls().update(**{"x" * 10**6: 1}), ValueError, "control"),
+        (lambda: embedlab.train.train(_c25(), tied=True, d=4, steps=2, optimizer=_eq_raises("adam", True)), None, None),
+        (lambda: TP.training_explorer(_r25(), _eq_raises("tied", True)), None, None),
+        (lambda: quiz_mod.Exercise("q?", "a", choices=[_eq_raises("a"), "b"], solution="s"), None, None),
+        (lambda: embedlab.train.adam_state({_repr_raises("E"): np.ones(2)}), TypeError, "params"),
+        (lambda: TP.loss_curves(_r25(), zoom=np.float16(0.6)), None, None),
+        (
+            lambda: embedlab.train.CompareResult(
+                _r25().corpus, {_eq_raises(k): v for k, v in _r25().configs.items()},
+                {_eq_raises(k): v for k, v in _r25().runs.items()}, _r25().seeds,
+            ),
+            TypeError,
+            "configs",
+        ),
+        (lambda: SweepSpec.from_dict({_eq_raises(k): v for k, v in _spec_dict().items()}), TypeError, "data"),
+    ],
+)  # fmt: skip
+def test_hostile_pass_27_rows(make, error, words):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        if error is None:
+            make()
+            return
+        with pytest.raises(error) as info:
+            make()
+    message = str(info.value)
+    assert words in message and len(message) < 3 * MAX_MESSAGE, message[:300]
+
+
+def test_hostile_pass_27_a_refused_update_changes_nothing():
+    ex = _two_controls()
+    before = (dict(ex.values), ex.readout, ex.png())
+    for bad in ({"x": 2, "y": "nope"}, {"x": 1, "zz": 3}):
+        with pytest.raises(ValueError):
+            ex.update(**bad)
+        assert (ex.values, ex.readout, ex.png()) == before
+    box = ex.widget()
+    with pytest.raises(ValueError):
+        ex.update(x=2, y="nope")
+    assert ex.values == before[0] and [s.index for s in box.children[:2]] == [0, 0]

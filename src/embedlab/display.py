@@ -65,9 +65,21 @@ MIN_INCHES = 0.005
 MAX_PIXELS = 2**24
 
 
+def _check_name(name: Any) -> str:
+    """The name an error message will give the argument: a short plain str."""
+    if not issubclass(type(name), str):
+        raise TypeError(f"name must be a str (the argument's name in messages), got {_short(name)}")
+    name = str.__str__(name)
+    if not 0 < len(name) <= 100:
+        raise ValueError(f"name must be 1 to 100 characters (the argument's name in messages), got {len(name):,}")
+    return name
+
+
 def check_figsize(figsize: Any, name: str = "figsize") -> tuple[float, float]:
     """``figsize`` as two floats: (width, height) in inches, each from :data:`MIN_INCHES` to :data:`MAX_INCHES`."""
     from ._validation import exact_real
+
+    name = _check_name(name)
 
     if not (type(figsize) in (list, tuple) or (type(figsize) is np.ndarray and figsize.ndim == 1)) or len(figsize) != 2:
         raise TypeError(f"{name} must be a (width, height) pair of inches, got {_short(figsize)}")
@@ -99,6 +111,7 @@ def _check_figure_type(fig: Any, name: str) -> None:
 
 def check_figure(fig: Any, name: str = "fig") -> Any:
     """``fig`` if it is a matplotlib ``Figure`` drawable at its own size and dpi; else an error naming ``name``."""
+    name = _check_name(name)
     _check_figure_type(fig, name)
     # Its size in pixels, checked before anything is drawn: at least one pixel each way, at most MAX_PIXELS.
     with np.errstate(all="ignore"):

@@ -427,7 +427,7 @@ class _Question:
         self.percent = percent  # whether "42%" is read as 0.42: only for a fraction or a probability
         self.question = question
         self.title = title
-        self.choices = tuple(choices) if choices is not None else None
+        self.choices = tuple(plain_str(c) for c in choices) if choices is not None else None  # the text they hold
         self.slips = tuple(slips)
         self.unit = unit
         self.fmt = fmt

@@ -39,7 +39,16 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._validation import check_flag, check_float_array, check_size, exact_int, exact_real, plain_str, short_repr
+from ._validation import (
+    _describe,
+    check_flag,
+    check_float_array,
+    check_size,
+    exact_int,
+    exact_real,
+    plain_str,
+    short_repr,
+)
 from .corpus import MAX_SENTENCES, Corpus, make_corpus
 from .train import MAX_STEPS, fit, matched_width
 
@@ -231,9 +240,12 @@ class SweepSpec:
     def from_dict(cls, data: Any) -> SweepSpec:
         if not isinstance(data, dict):
             raise TypeError(f"data must be a dict of SweepSpec fields, got {type(data).__name__}")
-        unknown = sorted(map(str, set(data) - {f.name for f in fields(cls)}))
+        odd = next((k for k in data if type(k) is not str), None)
+        if odd is not None:  # a plain str: a key's own ==, hash or repr never runs
+            raise TypeError(f"data must have plain str keys (SweepSpec's fields), got the key {_describe(odd)}")
+        unknown = sorted(set(data) - {f.name for f in fields(cls)})
         if unknown:
-            raise ValueError(f"data has keys SweepSpec does not know: {unknown}")
+            raise ValueError(f"data has keys SweepSpec does not know: {short_repr(unknown, 200)}")
         return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
 
 
@@ -441,6 +453,10 @@ class Sweep:
             raise TypeError("records must be a list of dicts, one per point (see run_point)")
         if not isinstance(self.meta, dict):
             raise TypeError(f"meta must be a dict, got {type(self.meta).__name__}")
+        for i, r in enumerate(self.records):
+            odd = next((k for k in r if type(k) is not str), None)
+            if odd is not None:  # plain str keys: a subclass's own ==, hash or repr never runs
+                raise TypeError(f"records must have plain str keys; record {i} has the key {_describe(odd)}")
         missing = [(i, key) for i, r in enumerate(self.records) for key in RECORD_KEYS if key not in r]
         if missing:
             raise ValueError(f"records must hold the keys of run_point; record {missing[0][0]} lacks {missing[0][1]!r}")

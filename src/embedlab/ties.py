@@ -55,7 +55,7 @@ def _check_named(named: Any) -> list[tuple[str, np.ndarray]]:
         if not isinstance(key, str):
             raise TypeError(f"named must have str keys (parameter names), got the key {short_repr(key)}")
         if not isinstance(value, np.ndarray):
-            raise TypeError(f"named[{key!r}] must be a NumPy array, got {_describe(value)}")
+            raise TypeError(f"named[{short_repr(key)}] must be a NumPy array, got {_describe(value)}")
         items.append((key, value))
     return items
 

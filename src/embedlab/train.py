@@ -151,10 +151,13 @@ def _check_params(params: Any) -> tuple[dict[str, np.ndarray], bool, bool]:
     if not isinstance(params, dict):
         raise TypeError(f"params must be a dict of arrays (see init_params), got {type(params).__name__}")
     if not all(type(k) is str for k in params):
-        raise TypeError(f"params must have str keys, got {short_repr(sorted(map(repr, params)), 80)}")
+        odd = next(k for k in params if type(k) is not str)
+        raise TypeError(f"params must have str keys (plain str), got the key {_describe(odd)}")
     unknown = sorted(set(params) - set(PARAM_NAMES))
     if unknown or "E" not in params:
-        raise ValueError(f"params must hold 'E' and optionally 'W', 'Wh', 'bh'; got keys {sorted(params)}")
+        raise ValueError(
+            f"params must hold 'E' and optionally 'W', 'Wh', 'bh'; got keys {short_repr(sorted(params), 200)}"
+        )
     if ("Wh" in params) != ("bh" in params):
         raise ValueError("params must hold both 'Wh' and 'bh' (a hidden layer) or neither")
     out = {name: check_float_array(value, name) for name, value in params.items()}
@@ -348,14 +351,15 @@ def _check_param_dict(params: Any, name: str, *, in_place: bool = False) -> dict
         raise TypeError(f"{name} must be a non-empty dict of name -> float array, got {type(params).__name__}")
     out = {}
     for key, value in params.items():
-        if not isinstance(key, str):
-            raise TypeError(f"{name} must have str keys, got {short_repr(key)}")
+        if type(key) is not str:  # a plain str: a subclass's own ==, hash or repr never runs
+            raise TypeError(f"{name} must have plain str keys, got {_describe(key)}")
+        where = f"{name}[{short_repr(key)}]"
         if in_place and not (isinstance(value, np.ndarray) and value.flags.writeable):
             raise TypeError(
-                f"{name}[{key!r}] must be a writable NumPy float array (it is updated in place), got {_kind(value)}"
+                f"{where} must be a writable NumPy float array (it is updated in place), got {_kind(value)}"
             )
-        arr = check_float_array(value, f"{name}[{key!r}]", convert_int=False)
-        check_finite(arr, f"{name}[{key!r}]")
+        arr = check_float_array(value, where, convert_int=False)
+        check_finite(arr, where)
         out[key] = arr
     return out
 
@@ -436,8 +440,10 @@ def adam_step(
         for key in grads:
             held = state[part].get(key) if isinstance(state[part], dict) else None
             if not isinstance(held, np.ndarray) or held.shape != params[key].shape:
-                raise ValueError(f"state must be adam_state(params) for these params: its {part!r} lacks {key!r}")
-            where = f"state[{part!r}][{key!r}]"
+                raise ValueError(
+                    f"state must be adam_state(params) for these params: its {part!r} lacks {short_repr(key)}"
+                )
+            where = f"state[{part!r}][{short_repr(key)}]"
             check_finite(check_float_array(held, where, convert_int=False), where)
             if part == "v" and (compact(held) < 0).any():
                 raise ValueError(f"{where} must be non-negative (a running mean of squared gradients)")
@@ -493,8 +499,9 @@ def _adam_step(
 
 
 def _check_optimizer(optimizer: Any, weight_decay: Any) -> tuple[str, float]:
-    if not isinstance(optimizer, str):
+    if not issubclass(type(optimizer), str):
         raise TypeError(f"optimizer must be one of {OPTIMIZERS}, got {_describe(optimizer)}")
+    optimizer = plain_str(optimizer)  # compared as the text it holds
     if optimizer not in OPTIMIZERS:
         raise ValueError(f"optimizer must be one of {OPTIMIZERS}, got {short_repr(optimizer)}")
     if weight_decay is None:
@@ -525,7 +532,7 @@ def _check_seed(seed: Any, name: str = "seed") -> int:
 
 def _check_positive_float(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a positive real number, got {type(value).__name__} {value!r}")
+        raise TypeError(f"{name} must be a positive real number, got {_describe(value)}")
     value = exact_real(value, name)
     try:
         with np.errstate(over="ignore"):  # a longdouble beyond float64 becomes inf, refused below
@@ -1098,6 +1105,10 @@ class CompareResult:
             raise TypeError(f"seeds must be a non-empty tuple of ints, got {short_repr(self.seeds)}")
         for s in self.seeds:
             _check_seed(s, "seeds")
+        for part in (self.configs, self.runs):
+            odd = next((k for k in part if type(k) is not str), None) if isinstance(part, dict) else None
+            if odd is not None:  # plain str names: a subclass's own ==, hash or repr never runs
+                raise TypeError(f"configs and runs must be named by plain str, got the name {_describe(odd)}")
         if not (isinstance(self.configs, dict) and isinstance(self.runs, dict)) or set(self.configs) != set(self.runs):
             raise TypeError("configs and runs must be dicts with the same configuration names, as compare makes them")
         if not self.runs:

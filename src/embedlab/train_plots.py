@@ -24,6 +24,7 @@ from ._validation import (
     check_choice,
     check_real,
     exact_int,
+    plain_str,
     short_repr,
 )
 from .plots import BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, _check_label, _values, new_figure, style
@@ -135,6 +136,9 @@ def loss_curves(
             raise TypeError(f"zoom must be a positive number of nats or None, got {_describe(zoom)}")
         _no_false_class(zoom, "zoom")
         zoom = _plain_real(zoom, "zoom")
+        if isinstance(zoom, np.floating):  # compared as a Python float: 1e6 does not fit a float16
+            with np.errstate(over="ignore"):
+                zoom = float(zoom)
         if not 1e-3 <= zoom <= 1e6:
             raise ValueError(f"zoom must be a number of nats in [0.001, 1e6] or None, got {short_repr(zoom)}")
         zoom = float(zoom)
@@ -327,8 +331,9 @@ def training_explorer(res: CompareResult, name: str = "tied", seed_index: int = 
     moves the rows, not the axes.
     """
     res = _check_result(res)
-    if not isinstance(name, str) or name not in res.runs:
+    if not isinstance(name, str) or plain_str(name) not in res.runs:
         raise ValueError(f"name must be one of {sorted(res.runs)}, got {short_repr(name)}")
+    name = plain_str(name)
     if isinstance(seed_index, bool) or not isinstance(seed_index, numbers.Integral):
         raise TypeError(f"seed_index must be an int, got {type(seed_index).__name__}")
     seed_index = exact_int(seed_index, "seed_index")

@@ -611,16 +611,20 @@ class Explorer:
         Only the artists that move are redrawn, over a saved background (blitting): axes, ticks
         and labels are drawn once.
         """
+        # Every change checked before any is kept: a refused call leaves values, readout and figure as they were.
+        values, moved = dict(self.values), set()
         for name, value in changes.items():
-            self.values[name] = self._control(name).snap(value)
-        if self._widget is not None:  # shown: its sliders move too (each move calls update again, a no-op)
-            for c, slider in zip(self.controls, self._sliders, strict=True):
-                if c.name in changes:
-                    slider.index = c._position(self.values[c.name])
-        readout = self._update(**self.values)
+            c = self._control(name)
+            values[c.name] = c.snap(value)
+            moved.add(c.name)  # the control's own name: a caller's str subclass is not compared again
+        readout = self._update(**values)
         if not isinstance(readout, str):
             raise TypeError(f"setup's update must return the readout text, a str, got {_describe(readout)}")
-        self.readout = readout
+        self.values, self.readout = values, readout
+        if self._widget is not None:  # shown: its sliders move too (each move calls update again, a no-op)
+            for c, slider in zip(self.controls, self._sliders, strict=True):
+                if c.name in moved:
+                    slider.index = c._position(self.values[c.name])
         canvas = self.fig.canvas
         with display._drawing("setup's figure"):
             if self._background is None:
@@ -637,10 +641,13 @@ class Explorer:
         return self.readout
 
     def _control(self, name: str) -> Control:
+        name = plain_str(name)  # compared as the text it holds
         for c in self.controls:
             if c.name == name:
                 return c
-        raise ValueError(f"no control named {name!r}; the controls are {[c.name for c in self.controls]}")
+        raise ValueError(
+            f"no control named {short_repr(name)}; the controls are {short_repr([c.name for c in self.controls], 200)}"
+        )
 
     def png(self, colors: int | None = None) -> bytes:
         """The figure as drawn now, as a PNG (``colors`` quantizes it)."""
