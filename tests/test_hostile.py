@@ -3599,3 +3599,82 @@ def test_hostile_pass_27_a_refused_update_changes_nothing():
     with pytest.raises(ValueError):
         ex.update(x=2, y="nope")
     assert ex.values == before[0] and [s.index for s in box.children[:2]] == [0, 0]
+
+
+# ---------------------------------------------------------------- hostile pass 28
+def _str_with(text, **methods):
+    """A str whose named own methods raise: the library must read the text it holds."""
+    return type("S", (str,), {k: (lambda *a, **kw: 1 / 0) for k in methods})(text)
+
+
+def _point(**change):
+    return embedlab.sweep.SweepSpec().points()[0]._replace(**change)
+
+
+def _records_with(key, value):
+    W = embedlab.sweep.load_results()
+    records = copy.deepcopy(W.records)
+    records[0][key] = value
+    return embedlab.sweep.Sweep(W.spec, records, dict(W.meta))
+
+
+_G28 = np.array([[1.0, 0.0], [0.5, 0.5]])
+_ONES3 = np.ones(3)  # one array under two names, one of them part of it
+
+
+def _exercise(**kw):
+    return quiz_mod.Exercise("q?", 1.0, abs_tol=0.1, solution="s", **kw)
+
+
+def _adam_step_long_key():
+    key = "x" * 10**6
+    state = embedlab.train.adam_state({key: np.ones(2)})
+    return embedlab.train.adam_step({key: np.ones(2)}, {key: np.ones(3)}, state, 0.1)
+
+
+def _gpt2_named(name):
+    return dataclasses.replace(architectures_mod.get_config("GPT-2 small"), name=name)
+
+
+def _paths(**kw):
+    return figures_mod.output_path_panels(_G28, 2 * _G28, [1.0, 0.0], labels=["a", "b"], **kw)
+
+
+_INT_EQ_RAISES = type("I", (int,), {"__eq__": lambda *a: 1 / 0, "__ne__": lambda *a: 1 / 0, "__hash__": int.__hash__})
+_FLOAT_LE_RAISES = type("F", (float,), {"__le__": lambda *a: 1 / 0})
+_INT_INT_RAISES = type("I", (int,), {"__int__": lambda s: 1 / 0})
+_ZERO_ROW = np.array([[1.0, 0.0], [0.0, 0.0]])
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: embedlab.gpt2.encode(_str_with("abc", encode=1)), None, None),
+        (lambda: quiz_mod.Exercise(_str_with("q?", strip=1), 1.0, abs_tol=0.1, solution="s"), None, None),
+        (lambda: _exercise(fmt=_str_with("{:.3g}", format=1)), None, None),
+        (lambda: quiz_mod.Forecast("q?", 1.0, abs_tol=0.1, trap=_str_with("t", strip=1), settles="s"), None, None),
+        (lambda: repr(_exercise(title=_str_with("t", __format__=1))), None, None),
+        (lambda: quiz_mod.grade_number("0.5", 0.42, abs_tol=0.01, wrong=_str_with("w", __add__=1)), None, None),
+        (lambda: quiz_mod.Exercise(5, 1.0, abs_tol=0.1, solution="s"), TypeError, "question"),
+        (_adam_step_long_key, ValueError, "grads"),
+        (lambda: embedlab.sweep.run_point(_point(lr=10**400)), ValueError, "lr"),
+        (lambda: embedlab.sweep.run_point(_point(draw=_INT_INT_RAISES(0))), None, None),
+        (lambda: _records_with("draw", _INT_EQ_RAISES(0)), TypeError, "records"),
+        (lambda: _records_with("best_valid", _FLOAT_LE_RAISES(1.0)), TypeError, "records"),
+        (lambda: figures_mod.projection_panels([1.0, 1.0], _ZERO_ROW, labels=["a", "\\" * 1000]), ValueError, "row"),
+        (lambda: embedlab.ties.tie_groups({"x" * 10**6: _ONES3, "b": _ONES3[:2]}), ValueError, "named"),
+        (lambda: architectures_mod.pretraining_head_params(_gpt2_named("x" * 10**6)), ValueError, "name_or_config"),
+        (lambda: repr(Explorer(_str_with("t", __format__=1), [Control("x", "x", (0, 1))], _setup_with_title("t"))),
+         None, None),
+        (lambda: _drawn(_paths(batch_label="$\\foo$")[0]), None, None),  # drawn as typed
+        (lambda: _paths(batch_label="a\tb"), ValueError, "batch_label"),
+        (lambda: plots_mod.marker(0.5, 0.5, color=_str_with("#E69F00", __eq__=1, __hash__=1)), None, None),
+        (lambda: plots_mod.curve([0, 1], [0, 1], color=10**5000), TypeError, "color"),
+        (lambda: plots_mod.marker(0.5, 0.5, color="x" * 10**6), ValueError, "color"),
+        (lambda: plots_mod.curve([0, 1], [0, 1], linestyle="x" * 10**6), ValueError, "linestyle"),
+        (lambda: plots_mod.bars([1.0, 2.0], ["a", "b"], highlight_color="notacolor"), ValueError, "highlight_color"),
+    ],
+)  # fmt: skip
+def test_hostile_pass_28_rows(make, error, words):
+    with contextlib.redirect_stdout(io.StringIO()):
+        _value_or_short_refusal(make, error, words)

@@ -575,7 +575,10 @@ def pretraining_head_params(name_or_config: str | BertConfig) -> int:
     """
     c = get_config(name_or_config)
     if not isinstance(c, BertConfig):
-        raise ValueError(f"pretraining_head_params is defined for BERT only, got {c.name!r}")
+        raise ValueError(
+            "name_or_config must be a BERT model: pretraining_head_params is defined for BERT only, "
+            f"got {short_repr(c.name)}"
+        )
     d, V = c.d_model, c.vocab_size
     mlm = (d * d + d) + _norm_params(c.norm, d) + V
     nsp = d * 2 + 2
@@ -767,8 +770,8 @@ def flops_per_token(name_or_config: str | DecoderConfig, *, n_ctx: int) -> Flops
     n_ctx = check_size(n_ctx, "n_ctx")
     if not isinstance(c, DecoderConfig):
         raise ValueError(
-            f"name_or_config must be a decoder-only model (one head call per generated token), got {c.name!r}, "
-            "an encoder or encoder-decoder"
+            "name_or_config must be a decoder-only model (one head call per generated token), got "
+            f"{short_repr(c.name)}, an encoder or encoder-decoder"
         )
     head = 2 * c.vocab_size * c.d_model
     body = 2 * counts(c).non_embedding

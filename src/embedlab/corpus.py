@@ -110,6 +110,8 @@ class Corpus:
         vocab = self.vocab
         if not isinstance(vocab, tuple) or not vocab or not all(isinstance(w, str) for w in vocab):
             raise TypeError(f"vocab must be a non-empty tuple of str, got {short_repr(vocab)}")
+        vocab = tuple(str.__str__(w) for w in vocab)  # the words as the text they hold
+        object.__setattr__(self, "vocab", vocab)
         if len(set(vocab)) != len(vocab):
             raise ValueError("vocab must not repeat a token")
         V = len(vocab)

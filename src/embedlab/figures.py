@@ -91,7 +91,7 @@ def projection_panels(h: Any, E: Any, labels: Sequence[str] = TOKENS, *, axes: A
     for ax, e, label in zip(axes, E, labels, strict=True):
         norm_e = float(np.linalg.norm(e))
         if norm_e == 0.0:
-            raise ValueError(f"row {label!r} of E is zero: it has no direction to project on")
+            raise ValueError(f"row {short_repr(label)} of E is zero: it has no direction to project on")
         basis = drawing_plane(e, h)  # first axis along the row
         e2, h2 = basis @ e, basis @ h  # (2,), (2,): true lengths and angle
         along = dot(h, e) / norm_e  # signed length of h's shadow on the row's line
@@ -274,8 +274,7 @@ def output_path_panels(
     if g_one.shape != g_batch.shape:
         raise ValueError(f"g_batch must have the shape of g_one {g_one.shape}, got {g_batch.shape}")
     labels = _check_labels(labels, g_one.shape[0])
-    if not isinstance(batch_label, str):
-        raise TypeError(f"batch_label must be a str, got {_describe(batch_label)}")
+    batch_label = plots._check_label(batch_label, "batch_label")  # drawn as typed in a title
     scale_h = float(np.abs(h).max())
     if scale_h == 0.0:
         raise ValueError("h must not be the zero vector: it gives the plane its first direction")

@@ -340,6 +340,7 @@ def _check_text(text: Any, name: str = "text") -> str:
         raise TypeError(f"{name} must be a str, got {_describe(text)}{hint}")
     if len(text) > MAX_TEXT:
         raise ValueError(f"{name} must hold at most {MAX_TEXT:,} characters, got {len(text):,}")
+    text = str.__str__(text)  # the characters themselves: a subclass's own encode or __getitem__ never runs
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
@@ -347,7 +348,7 @@ def _check_text(text: Any, name: str = "text") -> str:
         raise ValueError(
             f"{name} must be encodable as UTF-8, got a lone surrogate {text[exc.start]!r} at index {exc.start}"
         ) from None
-    return str.__str__(text)  # the characters themselves, not a subclass's __str__ (an Enum's name)
+    return text  # the characters themselves, not a subclass's __str__ (an Enum's name)
 
 
 def _tiktoken(call: Any, text: str) -> list[int]:

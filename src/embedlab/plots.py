@@ -212,6 +212,19 @@ def _check_label(text: Any, name: str, *, escape: bool = True) -> str:
     return text.replace("$", r"\$") if escape else text
 
 
+def _check_color(color: Any, name: str) -> str:
+    """A colour matplotlib knows, as a plain str ('#0072B2', 'C1', 'black'): refused by name here, not later
+    when the figure is drawn."""
+    from matplotlib.colors import is_color_like
+
+    if not issubclass(type(color), str):
+        raise TypeError(f"{name} must be a colour such as '#0072B2' (a str), got {_describe(color)}")
+    color = str.__str__(color)  # the text it holds
+    if len(color) > 100 or not is_color_like(color):
+        raise ValueError(f"{name} must be a colour matplotlib knows, such as '#0072B2', got {short_repr(color)}")
+    return color
+
+
 def _labels(labels: Any, n: int, name: str) -> list[str]:
     if isinstance(labels, (str, bytes)) or not isinstance(labels, Sequence):
         raise TypeError(f"{name} must be a sequence of str, got {_describe(labels)}")
@@ -308,6 +321,7 @@ def bars(
         raise ValueError(f"values must hold at most {MAX_BARS:,} bars to be told apart, got {v.size:,}")
     labels = _labels(labels, v.size, "labels")
     label = None if label is None else _check_label(label, "label")
+    color, highlight_color = _check_color(color, "color"), _check_color(highlight_color, "highlight_color")
     annotate = check_flag(annotate, "annotate")
     highlight = _index(highlight, v.size, "highlight")
     offset = check_real(offset, "offset")
@@ -393,6 +407,7 @@ def arrows(
     labels = [_check_label(t, "labels") for t in labels]
     if len(colors) < len(v):
         raise ValueError(f"colors must hold one colour per arrow ({len(v)}), got {len(colors)}")
+    colors = [_check_color(c, "colors") for c in list(colors)[: len(v)]]
     ax = _ax(ax)
     lim = limit if limit is not None else 1.15 * float(np.abs(v).max() or 1.0)
     with style():
@@ -466,14 +481,25 @@ def curve(x: Any, y: Any, ax: Axes | None = None, *, label: str | None = None, c
     label = None if label is None else _check_label(label, "label")
     ax = _ax(ax)
     unknown = sorted(k for k in kw if not hasattr(Line2D, f"set_{k}"))
+    color = _check_color(color, "color")
     for key, value in kw.items():  # a width or a marker size: a few points, not 1e308 of them
-        if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
+        if issubclass(type(value), str):  # a line style or marker: short text, read as the text it holds
+            if len(value) > 100:
+                raise ValueError(f"{key} must be at most 100 characters, got {len(value):,}")
+            kw[key] = str.__str__(value)
+        elif isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
             if not abs(check_real(value, key)) <= 1000:
                 raise ValueError(f"{key} must be at most 1000 in size, got {short_repr(value)}")
     if unknown:
         raise TypeError(f"curve got keyword arguments a line does not have: {', '.join(unknown)}")
     with style():
-        (line,) = ax.plot(xs, ys, color=color, label=label, **kw)
+        try:
+            (line,) = ax.plot(xs, ys, color=color, label=label, **kw)
+        except ValueError as exc:  # a line style or marker matplotlib does not know
+            raise ValueError(
+                f"curve's keyword arguments {', '.join(sorted(kw))} must be values a line takes: "
+                f"{short_repr(str(exc), 200)}"
+            ) from None
     return line
 
 
@@ -481,6 +507,7 @@ def marker(x: float, y: float, ax: Axes | None = None, *, color: str = ORANGE, l
     """A single point, moved later with ``line.set_data([x], [y])``; returns the ``Line2D``."""
     x, y = _drawn_real(x, "x"), _drawn_real(y, "y")
     label = None if label is None else _check_label(label, "label")
+    color = _check_color(color, "color")
     ax = _ax(ax)
     with style():
         (point,) = ax.plot([x], [y], "o", color=color, markersize=9, zorder=5, label=label)

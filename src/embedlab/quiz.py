@@ -215,7 +215,8 @@ def _check_messages(slips: Any, right: Any, wrong: Any) -> tuple[Slip, ...]:
     for slip in slips:
         if not isinstance(slip, Slip) or not isinstance(slip.feedback, str):
             raise TypeError(f"slips must hold Slip(value, feedback) with a str feedback, got {short_repr(slip)}")
-    return slips
+    # feedback as the text it holds (a str subclass's own + or format never runs when it is shown)
+    return tuple(Slip(plain_str(s.value), plain_str(s.feedback)) for s in slips)
 
 
 def _check_choice_text(value: Any, name: str) -> str:
@@ -265,6 +266,7 @@ def grade_number(
     if abs_tol < 0 or rel_tol < 0:
         raise ValueError(f"abs_tol and rel_tol must be >= 0, got {short_repr(abs_tol)} and {short_repr(rel_tol)}")
     slips = _check_messages(slips, right, wrong)
+    right, wrong = plain_str(right), plain_str(wrong)
     for slip in slips:
         _finite(slip.value, "a slip's value")
     _check_text(text)
@@ -324,6 +326,7 @@ def grade_choice(
     """
     _check_choice_text(answer, "answer")
     slips = _check_messages(slips, right, wrong)
+    right, wrong = plain_str(right), plain_str(wrong)
     for slip in slips:
         _check_choice_text(slip.value, "a slip's value")
     if choice is None:
@@ -404,7 +407,10 @@ class _Question:
         title: str = "",
         percent: bool = False,
     ) -> None:
-        if not isinstance(question, str) or not question.strip():
+        if not isinstance(question, str):
+            raise TypeError(f"question must be a non-empty str, got {short_repr(question)}")
+        question = plain_str(question)  # every text field as the text it holds: a subclass's own methods never run
+        if not question.strip():
             raise ValueError("question must be a non-empty str")
         if not isinstance(percent, bool):
             raise TypeError(f"percent must be True or False, got {short_repr(percent)}")
@@ -413,6 +419,7 @@ class _Question:
                 raise TypeError(f"{field} must be a str, got {short_repr(value)}")
         if wrong is not None and not isinstance(wrong, str):
             raise TypeError(f"wrong must be a str or None, got {short_repr(wrong)}")
+        title, unit, fmt, wrong = plain_str(title), plain_str(unit), plain_str(fmt), plain_str(wrong)
         if choices is not None:
             if isinstance(choices, (str, bytes)) or not hasattr(choices, "__iter__"):
                 raise TypeError(f"choices must be a sequence of str, got {short_repr(choices)}")
@@ -689,6 +696,7 @@ class Forecast(_Question):
         for field, value in (("trap", trap), ("settles", settles)):
             if not isinstance(value, str):
                 raise TypeError(f"{field} must be a str, got {short_repr(value)}")
+        trap, settles = plain_str(trap), plain_str(settles)
         if not trap.strip() or not settles.strip():
             raise ValueError("a forecast needs trap (the common wrong guess and why) and settles (the step)")
         self.trap, self.settles = trap, settles
@@ -769,7 +777,7 @@ class Exercise(_Question):
                 raise TypeError(f"{field} must be a str, got {short_repr(value)}")
         if misconception is not None and not isinstance(misconception, str):
             raise TypeError(f"misconception must be a str or None, got {short_repr(misconception)}")
-        self.solution, self.cell, self.misconception = solution, cell, misconception
+        self.solution, self.cell, self.misconception = plain_str(solution), plain_str(cell), plain_str(misconception)
 
     def _solution_html(self) -> str:
         return (

@@ -303,8 +303,26 @@ def run_point(point: Any, spec: SweepSpec | None = None) -> dict[str, Any]:
     for name, value, kind in zip(Point._fields, point, kinds, strict=True):
         if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
             raise TypeError(f"point must be a Point of plain values; its {name} is {short_repr(value)}")
-    casts = (int, int, int, bool, str, float, int)
-    point = Point(*(cast(v) for cast, v in zip(casts, point, strict=True)))  # plain Python values in the record
+    # plain Python values in the record, each read by the value it holds (a subclass's own int() never runs)
+    point = Point(
+        *(
+            bool(v)
+            if kind is bool
+            else plain_str(v)
+            if kind is str
+            else exact_int(v, f"point's {name}")
+            if kind is numbers.Integral
+            else exact_real(v, f"point's {name}")
+            for name, v, kind in zip(Point._fields, point, kinds, strict=True)
+        )
+    )
+    try:  # an int, a float or a Fraction, as the float a record holds
+        lr = float(point.lr)
+    except OverflowError:
+        lr = math.inf
+    if not (math.isfinite(lr) and lr > 0):
+        raise ValueError(f"point's lr must be a positive finite number, got {short_repr(point.lr)}")
+    point = point._replace(lr=lr)
     if point not in set(spec.points()):
         raise ValueError(f"point must be one of spec.points(), got {short_repr(point)}")
     corpus = _corpus(point.draw, point.n_train, spec.n_valid, spec.n_test)
@@ -460,6 +478,16 @@ class Sweep:
         missing = [(i, key) for i, r in enumerate(self.records) for key in RECORD_KEYS if key not in r]
         if missing:
             raise ValueError(f"records must hold the keys of run_point; record {missing[0][0]} lacks {missing[0][1]!r}")
+        for i, r in enumerate(self.records):  # plain values: a subclass's own == or <= never runs below
+            for key in RECORD_KEYS:
+                v = r[key]
+                items = v if type(v) is list else [v]
+                odd = next((x for x in items if type(x) not in (int, float, bool, str)), None)
+                if odd is not None or (key == "valid_curve" and type(v) is not list):
+                    raise TypeError(
+                        f"records must hold plain numbers, bools and str (a list for valid_curve); "
+                        f"record {i}'s {key} holds {_describe(odd if odd is not None else v)}"
+                    )
         keys = [tuple(r[f] for f in Point._fields) for r in self.records]
         expected = [tuple(p) for p in self.spec.points()]
         if keys != expected:

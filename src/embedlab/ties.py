@@ -163,18 +163,18 @@ def _elements(a: np.ndarray) -> tuple:
 def _shares(first: tuple[str, np.ndarray], second: tuple[str, np.ndarray]) -> bool:
     """Whether two arrays are one tie (the same elements), refusing arrays that share memory otherwise."""
     (name_a, a), (name_b, b) = first, second
+    pair = f"named[{short_repr(name_a)}] and named[{short_repr(name_b)}]"
     try:
         shared = np.shares_memory(a, b, max_work=_MAX_WORK)
     except np.exceptions.TooHardError:
         raise ValueError(
-            f"named[{name_a!r}] and named[{name_b!r}] are strided views too intricate to tell whether they "
-            "share memory; pass the arrays themselves"
+            f"{pair} are strided views too intricate to tell whether they share memory; pass the arrays themselves"
         ) from None
     if not shared:
         return False
     if _elements(a) != _elements(b):
         raise ValueError(
-            f"named[{name_a!r}] and named[{name_b!r}] share memory but are not one array (shapes {a.shape} "
+            f"{pair} share memory but are not one array (shapes {a.shape} "
             f"and {b.shape}, dtypes {a.dtype} and {b.dtype}, strides {a.strides} and {b.strides}): a tie is "
             "one array under two names, not part of one, a broadcast of one or the same bytes read as "
             "another dtype"

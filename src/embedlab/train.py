@@ -413,7 +413,8 @@ def adam_step(
             )
         if g.shape != params[key].shape:  # a (1, d) gradient must not be broadcast onto every row
             raise ValueError(
-                f"grads[{key!r}] must have the shape of params[{key!r}] {params[key].shape}, got {g.shape}"
+                f"grads[{short_repr(key)}] must have the shape of params[{short_repr(key)}] {params[key].shape}, "
+                f"got {g.shape}"
             )
     lr = check_real(lr, "lr")
     if lr <= 0:
@@ -428,8 +429,12 @@ def adam_step(
         raise ValueError(
             f"eps must be in [1e-30, 1] (it keeps the step finite where a gradient was 0), got {short_repr(eps)}"
         )
-    t = state.get("t") if isinstance(state, dict) else None
-    if not (isinstance(state, dict) and {"t", "m", "v"} <= set(state) and issubclass(type(t), int)):
+    plain_keys = isinstance(state, dict) and all(type(k) is str for k in state)  # no key's own == or hash runs
+    plain_keys = plain_keys and all(
+        isinstance(state.get(p), dict) and all(type(k) is str for k in state[p]) for p in "mv"
+    )
+    t = state.get("t") if plain_keys else None
+    if not (plain_keys and {"t", "m", "v"} <= set(state) and issubclass(type(t), int)):
         raise TypeError("state must be the dict adam_state(params) made")
     if issubclass(type(t), bool):
         raise TypeError(f"state['t'] must count the steps taken, an int, got {_describe(t)}")
@@ -469,7 +474,7 @@ def adam_step(
             p_cast = p.astype(params[name].dtype, copy=False)
             if not all(np.isfinite(a.min()) and np.isfinite(a.max()) for a in (m, v, p_cast)):
                 raise ValueError(
-                    f"grads[{name!r}] and lr give a step that overflows dtype {params[name].dtype} "
+                    f"grads[{short_repr(name)}] and lr give a step that overflows dtype {params[name].dtype} "
                     "(a moment or the parameter would become inf); scale the gradients or lr down"
                 )
             new[name] = (m, v, p_cast)

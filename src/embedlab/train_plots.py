@@ -283,6 +283,7 @@ def _check_geometry(coords: Any, classes: Any) -> tuple[np.ndarray, np.ndarray]:
         raise TypeError(f"classes must hold str class names, got dtype {classes.dtype}")
     if classes.shape != coords.shape[:1]:
         raise ValueError(f"classes must name each of the {len(coords)} rows of coords, got shape {classes.shape}")
+    classes = np.array([str.__str__(c) for c in classes.tolist()], dtype=object)  # the names as the text they hold
     for name in dict.fromkeys(classes.tolist()):  # each class name a legend entry, drawn as typed
         _check_label(name, "classes")
     return coords, classes

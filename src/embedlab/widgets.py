@@ -524,6 +524,9 @@ class Explorer:
     ) -> None:
         if not isinstance(title, str):
             raise TypeError(f"title must be a str, got {_describe(title)}")
+        title = plain_str(title)  # the text it holds
+        if len(title) > 1000:
+            raise ValueError(f"title must be at most 1,000 characters, got {len(title):,}")
         if isinstance(controls, (str, bytes, Control)) or not isinstance(controls, Iterable):
             raise TypeError(f"controls must be a sequence of Control, got {_describe(controls)}")
         self.title = title
