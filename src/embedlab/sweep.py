@@ -249,6 +249,13 @@ class SweepSpec:
         return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
 
 
+def _config(value: Any, name: str, allowed: tuple[str, ...]) -> str:
+    """A configuration's name as the plain str it holds (its own == or hash never runs), one of ``allowed``."""
+    if not issubclass(type(value), str) or plain_str(value) not in allowed:
+        raise ValueError(f"{name} must be one of {allowed}, got {short_repr(value)}")
+    return plain_str(value)
+
+
 def model_of(config: str, vocab_size: int, d: int, hidden: bool) -> tuple[bool, int]:
     """``(tied, width)`` of a configuration built from the tied model's width ``d``.
 
@@ -257,9 +264,7 @@ def model_of(config: str, vocab_size: int, d: int, hidden: bool) -> tuple[bool, 
     >>> [model_of(c, 127, 16, True) for c in CONFIGS]
     [(True, 16), (False, 16), (False, 9)]
     """
-    if not isinstance(config, str) or plain_str(config) not in CONFIGS:
-        raise ValueError(f"config must be one of {CONFIGS}, got {short_repr(config)}")
-    config = plain_str(config)
+    config = _config(config, "config", CONFIGS)
     vocab_size, d, hidden = check_size(vocab_size, "vocab_size"), check_size(d, "d"), check_flag(hidden, "hidden")
     if d > 4096:
         raise ValueError(f"d must be at most 4,096, got {d:,}")
@@ -522,8 +527,7 @@ class Sweep:
     def runs(self, draw: int, n_train: int, d: int, hidden: bool, config: str, lr: float) -> list[dict[str, Any]]:
         """The records of one configuration at one learning rate, one per seed."""
         n_train, d, hidden = self._check_cell(n_train, d, hidden)
-        if not issubclass(type(config), str) or str.__str__(config) not in CONFIGS:
-            raise ValueError(f"config must be one of {CONFIGS}, got {short_repr(config)}")
+        config = _config(config, "config", CONFIGS)
         listed_draw = _listed(draw, self.spec.draws, "draw")
         if listed_draw is None:
             raise ValueError(f"draw must be one of {self.spec.draws}, got {short_repr(draw)}")
@@ -531,7 +535,7 @@ class Sweep:
         if listed_lr is None:
             raise ValueError(f"lr must be one of {self.spec.lrs}, got {short_repr(lr)}")
         # the spec's own values as keys: a float32 0.00125 equals the listed lr but hashes as its exact value
-        key = (listed_draw, n_train, d, hidden, str.__str__(config), listed_lr)
+        key = (listed_draw, n_train, d, hidden, config, listed_lr)
         return [self._index[(*key, s)] for s in self.spec.seeds]
 
     def chosen_lr(self, draw: int, n_train: int, d: int, hidden: bool, config: str) -> float:
@@ -544,9 +548,7 @@ class Sweep:
     def chosen(self, n_train: int, d: int, hidden: bool, config: str) -> list[dict[str, Any]]:
         """The reported runs of a configuration: each draw at its chosen lr, one per (draw, seed)."""
         n_train, d, hidden = self._check_cell(n_train, d, hidden)
-        if not issubclass(type(config), str) or str.__str__(config) not in CONFIGS:
-            raise ValueError(f"config must be one of {CONFIGS}, got {short_repr(config)}")
-        config = str.__str__(config)
+        config = _config(config, "config", CONFIGS)
         return [
             r
             for draw in self.spec.draws
@@ -566,9 +568,7 @@ class Sweep:
             ``mean``, ``low``, ``high`` (95 % t interval over the paired differences), ``per_draw``
             (the mean difference in each corpus draw) and ``values``.
         """
-        if not issubclass(type(other), str) or str.__str__(other) not in CONFIGS[1:]:
-            raise ValueError(f"other must be one of {CONFIGS[1:]}, got {short_repr(other)}")
-        other = str.__str__(other)
+        other = _config(other, "other", CONFIGS[1:])
         tied = self.chosen(n_train, d, hidden, "tied")
         them = self.chosen(n_train, d, hidden, other)
         values = np.array([a["best_test"] - b["best_test"] for a, b in zip(tied, them, strict=True)])
