@@ -14,6 +14,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.quiver import Quiver
+from matplotlib.text import Annotation
 
 from embedlab import plots
 
@@ -188,6 +189,79 @@ def test_bars_offset_width_and_no_annotations():
     assert centres == pytest.approx([0.3, 1.3])
     assert [p.get_width() for p in b.patches] == pytest.approx([0.25, 0.25])
     assert b.get_label() == "series"
+
+
+class _Recorder:
+    """A renderer that only notes the text it is asked to draw (the real renderer does the rest)."""
+
+    def __init__(self, renderer):
+        self.renderer, self.calls = renderer, []
+
+    def __getattr__(self, name):
+        return getattr(self.renderer, name)
+
+    def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
+        g = self.renderer.new_gc()
+        g.copy_properties(gc)
+        self.calls.append((g, x, y, s, prop.copy(), angle, ismath))
+
+
+def _labels_drawn_by_matplotlib(fig, notes):
+    """The figure with each label's text drawn by Agg's own draw_text at the whole pixel nearest its place."""
+    renderer = fig.canvas.get_renderer()
+    recorder = _Recorder(renderer)
+    for note in notes:
+        Annotation.draw(note, recorder)  # the plain Annotation's own layout: where and how it would draw
+        note.set_visible(False)
+    fig.canvas.draw()
+    for gc, x, y, s, prop, angle, ismath in recorder.calls:
+        renderer.draw_text(gc, round(x), round(y), s, prop, angle, ismath=ismath)
+    for note in notes:
+        note.set_visible(True)
+    return np.asarray(fig.canvas.buffer_rgba()).astype(int), recorder.calls
+
+
+@pytest.mark.parametrize("values", [[0.25, -1.5, 2.0, 0.0], [1e-3, 0.999, -0.004, 12.5]])
+def test_value_labels_are_the_pixels_agg_draws(values):
+    """Bar labels drawn from kept pixels are the pixels Agg's own text drawing gives at that whole pixel."""
+    fig, ax = plots.new_figure((4.0, 2.5))
+    b = plots.bars(values, list("abcd"), ax, highlight=1)
+    fig.canvas.draw()
+    fig.set_layout_engine("none")
+    for _ in range(2):  # drawn fresh, then from the kept pixels
+        fig.canvas.draw()
+        got = np.asarray(fig.canvas.buffer_rgba()).astype(int)
+    want, calls = _labels_drawn_by_matplotlib(fig, b.annotations)
+    assert [c[3] for c in calls] == [note.get_text() for note in b.annotations]  # every label was drawn
+    assert np.abs(got - want).max() <= 2  # blending rounds once more
+    inked = np.abs(want - _blank(fig, b.annotations)).max(axis=-1) > 0
+    assert inked.sum() > 50 * len(values)  # the labels put ink on the canvas
+
+
+def _blank(fig, notes):
+    for note in notes:
+        note.set_visible(False)
+    fig.canvas.draw()
+    out = np.asarray(fig.canvas.buffer_rgba()).astype(int)
+    for note in notes:
+        note.set_visible(True)
+    return out
+
+
+def test_value_labels_kept_per_string_colour_and_size():
+    """The same string in another colour or size is drawn anew, not copied from the first."""
+    fig, ax = plots.new_figure((4.0, 2.5))
+    b = plots.bars([0.5, 0.5], ["a", "b"], ax)
+    fig.canvas.draw()
+    fig.set_layout_engine("none")
+    b.annotations[1].set_color("red")
+    b.annotations[1].set_fontsize(14)
+    fig.canvas.draw()
+    got = np.asarray(fig.canvas.buffer_rgba()).astype(int)
+    want, _ = _labels_drawn_by_matplotlib(fig, b.annotations)
+    assert np.abs(got - want).max() <= 2
+    red = (got[..., 0] > 200) & (got[..., 1] < 80) & (got[..., 2] < 80)
+    assert red.sum() > 20
 
 
 # ---------------------------------------------------------------- arrows

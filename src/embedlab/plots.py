@@ -10,20 +10,23 @@ not an error from deep inside matplotlib.
 from __future__ import annotations
 
 import functools
+import math
 import numbers
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import Any, ClassVar
 
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
 from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.quiver import Quiver
+from matplotlib.text import Annotation
+from matplotlib.transforms import IdentityTransform
 
 from . import display
 from ._validation import (
@@ -245,6 +248,111 @@ def _index(i: Any, n: int, name: str) -> int | None:
     return int(i)
 
 
+class _TextImages:
+    """A renderer whose plain text is rasterized once per string, font, colour and resolution, then copied.
+
+    A bar's value label is redrawn on every slider move, and laying out and rasterizing its glyphs
+    was half the work of a move. Here a string is drawn once by the real renderer, on a small
+    transparent canvas, and later draws copy those pixels (``draw_image``) to the whole pixel
+    nearest where the text would go. Everything else (and any text that is math, rotated, hatched,
+    clipped to a path, long or huge) goes to the real renderer unchanged.
+    """
+
+    MAX_IMAGES = 2048  # strings kept (a few KB each): a slider's labels take a few hundred
+    MAX_CHARS, MAX_PIXELS = 64, 250_000
+
+    images: ClassVar[dict[tuple[Any, ...], tuple[np.ndarray | None, int, int]]] = {}  # shared: a new figure reuses them
+
+    def __init__(self, renderer: RendererAgg) -> None:
+        self._renderer = renderer
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._renderer, name)
+
+    def draw_text(
+        self, gc: Any, x: float, y: float, s: str, prop: Any, angle: float, ismath: Any = False, mtext: Any = None
+    ) -> None:
+        r = self._renderer
+        plain = type(s) is str and len(s) <= self.MAX_CHARS and not ismath and angle == 0
+        if not plain or gc.get_hatch() is not None or gc.get_clip_path() != (None, None):
+            r.draw_text(gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)
+            return
+        key = (
+            s,
+            tuple(prop.get_family()),
+            prop.get_slant(),
+            prop.get_variant(),
+            prop.get_weight(),
+            prop.get_stretch(),
+            prop.get_size_in_points(),
+            str(prop.get_file()),
+            tuple(gc.get_rgb()),
+            gc.get_alpha(),
+            gc.get_antialiased(),
+            r.dpi,
+            *(str(plt.rcParams[k]) for k in ("text.hinting", "text.hinting_factor", "text.kerning_factor")),
+        )
+        image = self.images.get(key)
+        if image is None:
+            image = self._rasterize(gc, s, prop, mtext)
+            if image is None:  # too big to keep: drawn as usual
+                r.draw_text(gc, round(x), round(y), s, prop, angle, mtext=mtext)
+                return
+            if len(self.images) >= self.MAX_IMAGES:
+                self.images.clear()
+            self.images[key] = image
+        pixels, dx, dy = image
+        if pixels is None:  # nothing visible (spaces)
+            return
+        top = round(y) + dy  # y counts down from the canvas's top here, as draw_text's does for Agg
+        g = r.new_gc()
+        g.copy_properties(gc)
+        g.set_alpha(1.0)  # the pixels carry the text's own alpha already
+        r.draw_image(g, round(x) + dx, r.height - top - pixels.shape[0], pixels)  # draw_image counts up from the bottom
+        g.restore()
+
+    def _rasterize(self, gc: Any, s: str, prop: Any, mtext: Any) -> tuple[np.ndarray | None, int, int] | None:
+        """The text drawn by the real renderer at a whole pixel of a transparent canvas, cropped; and its offset."""
+        w, h, _ = self._renderer.get_text_width_height_descent(s, prop, ismath=False)
+        pad = math.ceil(h) + 4  # room for glyphs that overhang their advance
+        width, height = math.ceil(w) + 2 * pad, math.ceil(h) + 2 * pad
+        if width * height > self.MAX_PIXELS:
+            return None
+        scratch = RendererAgg(width, height, self._renderer.dpi)
+        g = scratch.new_gc()
+        g.copy_properties(gc)
+        g.set_clip_rectangle(None)
+        scratch.draw_text(g, pad, height - pad, s, prop, 0, mtext=mtext)
+        g.restore()
+        rgba = np.asarray(scratch.buffer_rgba())
+        rows, cols = np.nonzero(rgba[..., 3])
+        if rows.size == 0:
+            return None, 0, 0
+        crop = rgba[rows.min() : rows.max() + 1, cols.min() : cols.max() + 1]
+        # draw_image takes the bottom row first
+        return np.ascontiguousarray(crop[::-1]), int(cols.min()) - pad, int(rows.min()) - (height - pad)
+
+
+class _ValueLabel(Annotation):
+    """A bar's value label: an ``Annotation`` whose text, on an Agg canvas, is drawn by :class:`_TextImages`."""
+
+    def draw(self, renderer: Any) -> None:
+        if isinstance(renderer, RendererAgg):
+            images = renderer.__dict__.get("_embedlab_text_images")
+            if images is None:  # one per renderer: matplotlib caches text layouts by renderer
+                images = renderer.__dict__["_embedlab_text_images"] = _TextImages(renderer)
+            renderer = images
+        super().draw(renderer)
+
+
+def _value_label(ax: Axes, x: float) -> _ValueLabel:
+    """An empty value label above ``x`` (set by :func:`update_bars`), added as ``ax.annotate`` adds its own."""
+    note = _ValueLabel("", (x, 0), ha="center", fontsize=9, xytext=(0, 2), textcoords="offset points")
+    note.set_transform(IdentityTransform())
+    ax._add_text(note)
+    return note
+
+
 def heatmap(
     matrix: Any,
     ax: Axes | None = None,
@@ -334,13 +442,7 @@ def bars(
         container = ax.bar(x, v, width=width, color=color, label=label)
         ax.set_xticks(np.arange(len(labels)), labels)
         ax.axhline(0, color=BLACK, linewidth=0.8)
-        container.annotations = (
-            [  # type: ignore[attr-defined]
-                ax.annotate("", (xi, 0), ha="center", fontsize=9, xytext=(0, 2), textcoords="offset points") for xi in x
-            ]
-            if annotate
-            else []
-        )
+        container.annotations = [_value_label(ax, xi) for xi in x] if annotate else []  # type: ignore[attr-defined]
     container.base_color = color  # type: ignore[attr-defined]
     container.highlight_color = highlight_color  # type: ignore[attr-defined]
     update_bars(container, values, highlight)
