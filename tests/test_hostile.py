@@ -36,6 +36,7 @@ import textwrap
 import threading
 import tracemalloc
 import warnings
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -3677,3 +3678,95 @@ _ZERO_ROW = np.array([[1.0, 0.0], [0.0, 0.0]])
 def test_hostile_pass_28_rows(make, error, words):
     with contextlib.redirect_stdout(io.StringIO()):
         _value_or_short_refusal(make, error, words)
+
+
+# ---------------------------------------------------------------- pass 29
+
+
+class _LongSequence(Sequence):
+    """An honest sequence of a billion short strings: nothing may walk it before checking its length."""
+
+    def __len__(self):
+        return 10**9
+
+    def __getitem__(self, i):
+        if not 0 <= range(10**9)[i]:
+            raise IndexError(i)
+        return "a"
+
+
+_KEY_EQ_RAISES = type("K", (), {"__eq__": lambda s, o: 1 / 0, "__hash__": object.__hash__})
+_FLOAT_FLOAT_RAISES = type("F", (float,), {"__float__": lambda s: 1 / 0})
+_FLOAT_FLOAT_LIES = type("F", (float,), {"__float__": lambda s: 0.75})
+_STR_REPR_LIES = type("S", (str,), {"__repr__": lambda s: "FAKE"})
+
+
+def _geometry_update(key):
+    classes = np.array(["a", "a"])
+    drawn = embedlab.train_plots.geometry_scatter(np.zeros((2, 2)), classes, plots_mod.new_figure()[1])
+    return embedlab.train_plots.update_geometry({key: drawn["a"]}, np.zeros((2, 2)), classes)
+
+
+def _compare_with_inner_key():
+    res = embedlab.train.compare((0,), embedlab.corpus.make_corpus(0, n_train=5), d=4, steps=2)
+    key = type(
+        "K", (), {"on": False, "__hash__": lambda s: hash("tied"), "__eq__": lambda s, o: 1 / 0 if s.on else False}
+    )
+    inner = key()
+    configs = {**res.configs, "tied": {inner: 0, **res.configs["tied"]}}
+    inner.on = True
+    return embedlab.train.CompareResult(res.corpus, configs, res.runs, res.seeds)
+
+
+def _adam_step_dict_subclass():
+    params = {"E": np.ones((2, 2))}
+    state = type("D", (dict,), {"get": lambda *a: 1 / 0})(embedlab.train.adam_state(params))
+    return embedlab.train.adam_step(params, {"E": np.ones((2, 2))}, state, 0.1)
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: _geometry_update("x" * 10**6), ValueError, "classes"),
+        (lambda: _geometry_update(_KEY_EQ_RAISES()), TypeError, "artists"),
+        (lambda: plots_mod.arrows([[1.0, 0.0]], labels=_LongSequence()), ValueError, "labels"),
+        (lambda: plots_mod.arrows([[1.0, 0.0]], colors=_LongSequence()), ValueError, "colors"),
+        (lambda: plots_mod.curve([0, 1], [0, 1], transform=5), TypeError, "transform"),
+        (lambda: plots_mod.curve([0, 1], [0, 1], figure=5), TypeError, "figure"),
+        (lambda: plots_mod.curve([0, 1], [0, 1], path_effects=5), TypeError, "path_effects"),
+        (lambda: plots_mod.curve([0, 1], [0, 1], agg_filter=5), TypeError, "agg_filter"),
+        (lambda: plots_mod.curve([0, 1], [0, 1], alpha=2.0), ValueError, "alpha"),
+        (lambda: plots_mod.curve([0, 1], [0, 1], mec="notacolor"), ValueError, "mec"),
+        (lambda: plots_mod.curve([0, 1], [0, 1], linestyle="--", marker="o", ms=4, lw=1.5, mfc="white"), None, None),
+        (lambda: quiz_mod.grade_number("0.5", 1.0, abs_tol=0.1, slips=[quiz_mod.Slip(_FLOAT_FLOAT_RAISES(0.5), "f")]),
+         None, None),
+        (lambda: _exercise(fmt="{0:999}" * 5 * 10**6), ValueError, "fmt"),
+        (lambda: _exercise(fmt="{0:9}" * 50), ValueError, "fmt"),
+        (lambda: Control("x", "x", (1, 2), fmt=lambda v: "|" * 10**6), ValueError, "fmt"),
+        (lambda: Control("x", "x", (1, 2), fmt="{0:>999}{0:>999}|"), ValueError, "fmt"),
+        (lambda: Control("x", "x", (1, 2), fmt=lambda v: _str_with("a", __contains__=1)), None, None),
+        (lambda: embedlab.train.class_cosine([[1.0, 0.0], [2.0, 0.1], [0.0, 1.0]], [_KEY_EQ_RAISES()] * 3),
+         TypeError, "classes"),
+        (_compare_with_inner_key, TypeError, "configs"),
+        (_adam_step_dict_subclass, TypeError, "state"),
+        (lambda: embedlab.sweep.model_of(_STR_REPR_LIES("nope"), 127, 8, True), ValueError, "'nope'"),
+        (lambda: architectures_mod.get_config(_STR_REPR_LIES("nope")), ValueError, "'nope'"),
+        (lambda: _exercise(wrong="a\rb"), ValueError, "wrong"),
+        (lambda: quiz_mod.grade_number("5", 1.0, abs_tol=0.1, slips=[quiz_mod.Slip(9.0, "a\x00b")]), ValueError,
+         "feedback"),
+        (lambda: embedlab.claims.check("x", [_FLOAT_FLOAT_LIES(0.5), 2**60], [0.5, 2.0**60], 2), None, None),
+    ],
+)  # fmt: skip
+def test_hostile_pass_29_rows(make, error, words):
+    with contextlib.redirect_stdout(io.StringIO()):
+        _value_or_short_refusal(make, error, words)
+
+
+def test_hostile_pass_29_slip_values_are_read_by_what_they_hold():
+    """A slip's value is the number it holds, whatever its own __float__ says."""
+    lying = type("F", (float,), {"__float__": lambda s: 1.0})(0.5)
+    exercise = _exercise(slips=[quiz_mod.Slip(lying, "half")])  # 0.5 is outside 1.0 +- 0.1: a real slip
+    assert exercise.grade("0.5").status == "slip"
+    assert exercise.grade("1.0").status == "right"
+    got = quiz_mod.grade_number("0.5", 1.0, abs_tol=0.1, slips=[quiz_mod.Slip(lying, "half")])
+    assert (got.status, got.message) == ("slip", "half")

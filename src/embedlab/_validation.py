@@ -40,14 +40,19 @@ _REPR_LIMIT = 40
 
 #: Widest field (and most decimals) a format string may ask for: a number is never shown wider.
 MAX_FORMAT_WIDTH = 1000
+#: Longest format string: with each field at most MAX_FORMAT_WIDTH wide, what it prints stays small.
+MAX_FORMAT_LENGTH = 200
 
 
 def check_format(fmt: str, name: str) -> None:
     """Refuse a format string that asks for a field wider, or more decimals, than :data:`MAX_FORMAT_WIDTH`.
 
     ``"{:>2000000000}".format(x)`` would allocate gigabytes before any error; every run of digits
-    in a field's format spec (width, precision, even a digit fill) is read as a size and bounded.
+    in a field's format spec (width, precision, even a digit fill) is read as a size and bounded, and
+    the string itself is at most :data:`MAX_FORMAT_LENGTH` characters (so are its fields).
     """
+    if len(fmt) > MAX_FORMAT_LENGTH:  # a few fields each: the total it can print stays bounded
+        raise ValueError(f"{name} must be at most {MAX_FORMAT_LENGTH:,} characters, got {len(fmt):,}")
     try:
         fields = list(string.Formatter().parse(fmt))
     except ValueError as exc:
@@ -75,8 +80,10 @@ def short_repr(x: Any, limit: int = _REPR_LIMIT) -> str:
         issubclass(kind, int) and int.bit_length(x) > 4 * limit
     ):  # repr of a huge int is slow, or refused past 4300 digits
         return f"<an int of {int.bit_length(x):,} bits>"
+    # A subclass of a built-in shown as the value it holds: its own __repr__ never runs (nor misreports it).
+    plain = next((base for base in (bool, int, float, complex, str, bytes) if issubclass(kind, base)), None)
     try:
-        text = repr(x)
+        text = plain.__repr__(x) if plain is not None else repr(x)
     except Exception:  # a broken __repr__ must not turn a clean error into another one
         text = f"<{type(x).__name__}>"
     if len(text) > limit:

@@ -106,6 +106,8 @@ def _exact_real(v: Any, name: str) -> float:
     """
     if isinstance(v, numbers.Integral):
         return _exact_float(_int_of(v, name), name)
+    if issubclass(type(v), float):  # the number it holds: a subclass's own __float__ or == never runs
+        v = float.__float__(v)
     try:
         f = float(v)
     except OverflowError:

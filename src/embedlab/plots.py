@@ -22,7 +22,6 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
 from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.quiver import Quiver
 from matplotlib.text import Annotation
@@ -498,18 +497,20 @@ def arrows(
     if len(v) > MAX_ARROWS:
         raise ValueError(f"vectors must hold at most {MAX_ARROWS} arrows to be told apart, got {len(v):,}")
     for name, texts in (("labels", labels), ("colors", colors)):
-        if (
-            isinstance(texts, (str, bytes))
-            or not isinstance(texts, Sequence)
-            or not all(isinstance(t, str) for t in texts)
-        ):
+        if isinstance(texts, (str, bytes)) or not isinstance(texts, Sequence):
             raise TypeError(f"{name} must be a sequence of str, got {_describe(texts)}")
-    if len(labels) > len(v):
+    if len(labels) > len(v):  # sizes first: no item is read from a sequence longer than the arrows
         raise ValueError(f"labels must name at most one arrow each ({len(v)}), got {len(labels)}")
-    labels = [_check_label(t, "labels") for t in labels]
     if len(colors) < len(v):
         raise ValueError(f"colors must hold one colour per arrow ({len(v)}), got {len(colors)}")
-    colors = [_check_color(c, "colors") for c in list(colors)[: len(v)]]
+    # read by position, only as many as are drawn: a sequence's own iterator never runs on
+    labels, colors = [labels[i] for i in range(len(labels))], [colors[i] for i in range(len(v))]
+    for name, texts in (("labels", labels), ("colors", colors)):
+        for t in texts:
+            if not isinstance(t, str):
+                raise TypeError(f"{name} must be a sequence of str, got an item {_describe(t)}")
+    labels = [_check_label(t, "labels") for t in labels]
+    colors = [_check_color(c, "colors") for c in colors]
     ax = _ax(ax)
     lim = limit if limit is not None else 1.15 * float(np.abs(v).max() or 1.0)
     with style():
@@ -574,30 +575,56 @@ def _vectors_2d(vectors: Any) -> np.ndarray:
     return v.reshape(-1, 2)  # (n, 2)
 
 
+#: The line-style keywords :func:`curve` takes, by the kind of value each holds.
+CURVE_TEXT_KEYWORDS = ("linestyle", "ls", "marker", "drawstyle", "solid_capstyle", "dash_capstyle")
+CURVE_NUMBER_KEYWORDS = ("linewidth", "lw", "markersize", "ms", "markeredgewidth", "mew", "alpha", "zorder")
+CURVE_COLOR_KEYWORDS = ("markerfacecolor", "mfc", "markeredgecolor", "mec")
+
+
 def curve(x: Any, y: Any, ax: Axes | None = None, *, label: str | None = None, color: str = BLUE, **kw: Any) -> Any:
-    """A line plot of ``y`` against ``x``; returns the ``Line2D``."""
+    """A line plot of ``y`` against ``x``; returns the ``Line2D``.
+
+    ``kw`` takes the line's style: ``linestyle``/``ls``, ``marker``, ``drawstyle``, the cap styles
+    (text); ``linewidth``/``lw``, ``markersize``/``ms``, ``markeredgewidth``/``mew`` (at most 1000),
+    ``alpha`` (0 to 1), ``zorder`` (numbers); the marker's colours (``mfc``, ``mec``).
+    """
     xs = _values(x, "x", ndim=1)
     ys = _values(y, "y", ndim=1)
     if xs.shape != ys.shape:
         raise ValueError(f"x and y must have the same length, got {xs.size} and {ys.size}")
     label = None if label is None else _check_label(label, "label")
     ax = _ax(ax)
-    unknown = sorted(k for k in kw if not hasattr(Line2D, f"set_{k}"))
+    known = (*CURVE_TEXT_KEYWORDS, *CURVE_NUMBER_KEYWORDS, *CURVE_COLOR_KEYWORDS)
+    kw = {str.__str__(k): v for k, v in kw.items()}  # each keyword as the text it holds
+    unknown = [short_repr(k, 60) for k in kw if k not in known]
+    if unknown:
+        raise TypeError(
+            f"curve got keyword arguments it does not take: {', '.join(unknown[:5])}; it takes the line's style, "
+            f"{', '.join(known)}"
+        )
     color = _check_color(color, "color")
-    for key, value in kw.items():  # a width or a marker size: a few points, not 1e308 of them
-        if issubclass(type(value), str):  # a line style or marker: short text, read as the text it holds
+    for key, value in kw.items():
+        if key in CURVE_TEXT_KEYWORDS:  # a line style or marker: short text, read as the text it holds
+            if not isinstance(value, str):
+                raise TypeError(f"{key} must be a str, got {_describe(value)}")
             if len(value) > 100:
                 raise ValueError(f"{key} must be at most 100 characters, got {len(value):,}")
             kw[key] = str.__str__(value)
-        elif isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
-            if not abs(check_real(value, key)) <= 1000:
-                raise ValueError(f"{key} must be at most 1000 in size, got {short_repr(value)}")
-    if unknown:
-        raise TypeError(f"curve got keyword arguments a line does not have: {', '.join(unknown)}")
+        elif key in CURVE_COLOR_KEYWORDS:
+            kw[key] = _check_color(value, key)
+        else:  # a width or a marker size: a few points, not 1e308 of them
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+                raise TypeError(f"{key} must be a number, got {_describe(value)}")
+            kw[key] = check_real(value, key)
+            if not abs(kw[key]) <= 1000 or (key == "alpha" and not 0 <= kw[key] <= 1):
+                raise ValueError(
+                    f"{key} must be {'in [0, 1]' if key == 'alpha' else 'at most 1000 in size'}, "
+                    f"got {short_repr(kw[key])}"
+                )
     with style():
         try:
             (line,) = ax.plot(xs, ys, color=color, label=label, **kw)
-        except ValueError as exc:  # a line style or marker matplotlib does not know
+        except (ValueError, TypeError) as exc:  # a line style or marker matplotlib does not know
             raise ValueError(
                 f"curve's keyword arguments {', '.join(sorted(kw))} must be values a line takes: "
                 f"{short_repr(str(exc), 200)}"

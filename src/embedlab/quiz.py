@@ -215,13 +215,25 @@ def _check_messages(slips: Any, right: Any, wrong: Any) -> tuple[Slip, ...]:
     for slip in slips:
         if not isinstance(slip, Slip) or not isinstance(slip.feedback, str):
             raise TypeError(f"slips must hold Slip(value, feedback) with a str feedback, got {short_repr(slip)}")
-    # feedback as the text it holds (a str subclass's own + or format never runs when it is shown)
-    return tuple(Slip(plain_str(s.value), plain_str(s.feedback)) for s in slips)
+    for name, value in (("right", right), ("wrong", wrong), *(("a slip's feedback", s.feedback) for s in slips)):
+        _check_choice_text(value, name)  # shown by the page too: text HTML would rewrite is refused
+    # Values and feedback as what they hold (a subclass's own +, format or __float__ never runs).
+    return tuple(Slip(_plain_value(s.value), plain_str(s.feedback)) for s in slips)
+
+
+def _plain_value(value: Any) -> Any:
+    """A slip's value as the plain str or number it holds; anything else as it is (refused later by name)."""
+    if issubclass(type(value), str):
+        return plain_str(value)
+    if isinstance(value, Real) and not isinstance(value, bool) and type(value).__name__ != "bool_":
+        return exact_real(value, "a slip's value")
+    return value
 
 
 def _check_choice_text(value: Any, name: str) -> str:
-    """A choice as the page will hold it: a str without control characters, which HTML would rewrite
-    (a carriage return becomes a line feed, NUL becomes U+FFFD), so the two graders would differ."""
+    """A choice (or a message) as the page will hold it: a str without control characters, which HTML
+    would rewrite (a carriage return becomes a line feed, NUL becomes U+FFFD), so the two graders would
+    differ."""
     if not isinstance(value, str):
         raise TypeError(f"{name} must be a str, got {short_repr(value)}")
     bad = _CONTROL.search(value)
@@ -420,6 +432,8 @@ class _Question:
         if wrong is not None and not isinstance(wrong, str):
             raise TypeError(f"wrong must be a str or None, got {short_repr(wrong)}")
         title, unit, fmt, wrong = plain_str(title), plain_str(unit), plain_str(fmt), plain_str(wrong)
+        if wrong is not None:
+            _check_choice_text(wrong, "wrong")
         if choices is not None:
             if isinstance(choices, (str, bytes)) or not hasattr(choices, "__iter__"):
                 raise TypeError(f"choices must be a sequence of str, got {short_repr(choices)}")

@@ -429,10 +429,9 @@ def adam_step(
         raise ValueError(
             f"eps must be in [1e-30, 1] (it keeps the step finite where a gradient was 0), got {short_repr(eps)}"
         )
-    plain_keys = isinstance(state, dict) and all(type(k) is str for k in state)  # no key's own == or hash runs
-    plain_keys = plain_keys and all(
-        isinstance(state.get(p), dict) and all(type(k) is str for k in state[p]) for p in "mv"
-    )
+    # Plain dicts with plain str keys, as adam_state makes them: no key's (or dict subclass's) own code runs.
+    plain_keys = type(state) is dict and all(type(k) is str for k in state)
+    plain_keys = plain_keys and all(type(state.get(p)) is dict and all(type(k) is str for k in state[p]) for p in "mv")
     t = state.get("t") if plain_keys else None
     if not (plain_keys and {"t", "m", "v"} <= set(state) and issubclass(type(t), int)):
         raise TypeError("state must be the dict adam_state(params) made")
@@ -522,6 +521,11 @@ def _check_optimizer(optimizer: Any, weight_decay: Any) -> tuple[str, float]:
     if not 0 <= weight_decay < 1:
         raise ValueError(f"weight_decay must be in [0, 1), got {short_repr(weight_decay)}")
     return optimizer, float(weight_decay)
+
+
+def _plain_dict(d: Any) -> bool:
+    """Whether ``d`` is a plain dict (not a subclass) with plain str keys: read without running a caller's code."""
+    return type(d) is dict and all(type(k) is str for k in d)
 
 
 def _check_seed(seed: Any, name: str = "seed") -> int:
@@ -1111,10 +1115,10 @@ class CompareResult:
         for s in self.seeds:
             _check_seed(s, "seeds")
         for part in (self.configs, self.runs):
-            odd = next((k for k in part if type(k) is not str), None) if isinstance(part, dict) else None
+            odd = next((k for k in part if type(k) is not str), None) if type(part) is dict else None
             if odd is not None:  # plain str names: a subclass's own ==, hash or repr never runs
                 raise TypeError(f"configs and runs must be named by plain str, got the name {_describe(odd)}")
-        if not (isinstance(self.configs, dict) and isinstance(self.runs, dict)) or set(self.configs) != set(self.runs):
+        if not (type(self.configs) is dict and type(self.runs) is dict) or set(self.configs) != set(self.runs):
             raise TypeError("configs and runs must be dicts with the same configuration names, as compare makes them")
         if not self.runs:
             raise ValueError("runs must hold at least one configuration")
@@ -1125,7 +1129,7 @@ class CompareResult:
                 raise TypeError(f"configs must be named by short str, as compare makes them, got {_describe(name)}")
             where = f"configs[{short_repr(name)}]"
             cfg = self.configs[name]
-            if not isinstance(cfg, dict) or not {"tied", "d", "n_params"} <= set(cfg):
+            if not _plain_dict(cfg) or not {"tied", "d", "n_params"} <= set(cfg):
                 raise TypeError(f"{where} must be a dict with tied, d and n_params, as compare makes it")
             tied = check_flag(cfg["tied"], f"{where}['tied']")
             d = check_size(cfg["d"], f"{where}['d']")
@@ -1141,9 +1145,10 @@ class CompareResult:
                     raise ValueError(
                         f"{where} must hold runs made with {where.replace('runs', 'configs')}'s tied and d"
                     )
-                arrays = {"E": r.params.get("E") if isinstance(r.params, dict) else None, "E_init": r.E_init}
+                plain = _plain_dict(r.params)
+                arrays = {"E": r.params.get("E") if plain else None, "E_init": r.E_init}
                 if not tied:
-                    arrays["W"] = r.params.get("W") if isinstance(r.params, dict) else None
+                    arrays["W"] = r.params.get("W") if plain else None
                 for key, a in arrays.items():
                     if not (isinstance(a, np.ndarray) and a.shape == (V, d) and a.dtype.kind == "f"):
                         raise ValueError(f"{where} must hold runs whose {key} is a float array of shape ({V}, {d})")
@@ -1384,6 +1389,10 @@ def class_cosine(E: Any, classes: Any, ids: Any = None) -> tuple[float, float]:
     classes = as_array(classes, "classes", "labels")
     if classes.shape != (E.shape[0],):
         raise ValueError(f"classes must have shape ({E.shape[0]},), one label per row of E, got {classes.shape}")
+    if classes.dtype == object:  # labels compared with ==: plain str or int, so no label's own == runs
+        for c in classes.tolist():
+            if type(c) not in (str, int):
+                raise TypeError(f"classes must hold str or int labels, got an item {_describe(c)}")
     given_ids = ids is not None
     ids = np.arange(E.shape[0]) if ids is None else check_ids(ids, E.shape[0]).reshape(-1)
     if len(ids) > E.shape[0] or len(np.unique(ids)) != len(ids):  # more ids than rows must repeat one

@@ -258,15 +258,20 @@ def geometry_scatter(
 
 def update_geometry(artists: dict[str, Any], coords: Any, classes: Any) -> None:
     """Move the points of :func:`geometry_scatter` to new coordinates."""
-    if not isinstance(artists, dict) or not all(isinstance(a, PathCollection) for a in artists.values()):
-        raise TypeError(f"artists must be the dict geometry_scatter returned, got {short_repr(artists)}")
+    # A plain dict of plain str keys, read by dict's own methods: no key's (or subclass's) own code runs.
+    if (
+        type(artists) is not dict
+        or not all(type(k) is str for k in artists)
+        or not all(isinstance(a, PathCollection) for a in artists.values())
+    ):
+        raise TypeError(f"artists must be the dict geometry_scatter returned, got {_describe(artists)}")
     coords, classes = _check_geometry(coords, classes)
     for name, collection in artists.items():
         rows = classes == name
         if len(collection.get_offsets()) != int(rows.sum()):
             raise ValueError(
-                f"classes must give class {name!r} the {len(collection.get_offsets())} rows it was drawn with, "
-                f"got {int(rows.sum())}"
+                f"classes must give class {short_repr(name)} the {len(collection.get_offsets())} rows it was "
+                f"drawn with, got {int(rows.sum())}"
             )
         collection.set_offsets(coords[rows])
 

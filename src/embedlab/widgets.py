@@ -62,6 +62,7 @@ __all__ = [
     "MAX_CONTROL_VALUES",
     "MAX_DIGITS",
     "MAX_FRAMES",
+    "MAX_SHOWN",
     "BandedPNG",
     "Control",
     "Explorer",
@@ -75,6 +76,9 @@ MAX_CONTROL_VALUES = 100_000
 
 #: Most pixels one encoded frame may have (a 2x figure of the book's width is about 1.5 million).
 MAX_PIXELS = display.MAX_PIXELS
+
+#: Longest text a control's fmt may show for one value (a slider's readout).
+MAX_SHOWN = 1000
 
 #: Most controls one Explorer may have (each multiplies the static frames).
 MAX_CONTROLS = 8
@@ -201,7 +205,9 @@ class Control:
         for v in self.values:
             shown = self._format(v)
             if "|" in shown:  # the static page splits a slider's labels on "|"
-                raise ValueError(f"fmt of control {self.name!r} must not show a '|', got {shown!r} for {short_repr(v)}")
+                raise ValueError(
+                    f"fmt of control {self.name!r} must not show a '|', got {short_repr(shown)} for {short_repr(v)}"
+                )
             labels.append(shown)
         object.__setattr__(self, "_shown", tuple(labels))  # the slider's text for each value, in order
 
@@ -217,6 +223,12 @@ class Control:
         if not isinstance(shown, str):
             raise TypeError(
                 f"fmt of control {self.name!r} must return a str, got {_describe(shown)} for {short_repr(v)}"
+            )
+        shown = plain_str(shown)  # the text it holds: a subclass's own `in` or format never runs
+        if len(shown) > MAX_SHOWN:
+            raise ValueError(
+                f"fmt of control {self.name!r} must show a value in at most {MAX_SHOWN} characters, "
+                f"got {len(shown):,} for {short_repr(v)}"
             )
         return shown
 
