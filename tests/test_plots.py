@@ -357,3 +357,25 @@ def test_heatmap_writes_dark_cells_in_white():
     art = plots.heatmap(m)
     inks = [to_rgba(t.get_color()) for t in art["texts"]]
     assert inks[0] == inks[3] == to_rgba("white") != inks[1] == inks[2]
+
+
+def test_value_label_pixels_kept_within_their_budget(monkeypatch):
+    """The kept label pixels never pass their byte budget: past it, they are dropped and drawn anew."""
+    monkeypatch.setattr(plots._TextImages, "MAX_BYTES", 20_000)
+    monkeypatch.setattr(plots._TextImages, "images", {})
+    monkeypatch.setattr(plots._TextImages, "kept_bytes", 0)
+    fig, ax = plots.new_figure((4.0, 2.5))
+    b = plots.bars([0.5, 0.25], ["a", "b"], ax)
+    fig.canvas.draw()
+    fig.set_layout_engine("none")
+    seen = []
+    for k in range(60):
+        plots.update_bars(b, [k / 100, 0.25])
+        fig.canvas.draw()
+        kept = plots._TextImages.images.values()
+        assert plots._TextImages.kept_bytes == sum(p.nbytes for p, _, _ in kept if p is not None) <= 20_000
+        seen.append(len(plots._TextImages.images))
+    assert max(seen) > 2 and min(seen[5:]) < max(seen)  # kept, then dropped when full
+    got = np.asarray(fig.canvas.buffer_rgba()).astype(int)
+    want, _ = _labels_drawn_by_matplotlib(fig, b.annotations)
+    assert np.abs(got - want).max() <= 2

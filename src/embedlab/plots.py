@@ -257,8 +257,9 @@ class _TextImages:
     clipped to a path, long or huge) goes to the real renderer unchanged.
     """
 
-    MAX_IMAGES = 2048  # strings kept (a few KB each): a slider's labels take a few hundred
-    MAX_CHARS, MAX_PIXELS = 64, 250_000
+    MAX_BYTES = 16 * 2**20  # pixels kept (a label takes a few KB; a slider's labels, a few hundred of them)
+    MAX_CHARS, MAX_PIXELS = 64, 250_000  # longer or larger text is drawn as usual
+    kept_bytes: ClassVar[int] = 0
 
     images: ClassVar[dict[tuple[Any, ...], tuple[np.ndarray | None, int, int]]] = {}  # shared: a new figure reuses them
 
@@ -285,6 +286,8 @@ class _TextImages:
             prop.get_stretch(),
             prop.get_size_in_points(),
             str(prop.get_file()),
+            prop.get_math_fontfamily(),
+            *(repr(getattr(mtext, f"get_{k}", lambda: None)()) for k in ("fontfeatures", "language")),
             tuple(gc.get_rgb()),
             gc.get_alpha(),
             gc.get_antialiased(),
@@ -297,9 +300,12 @@ class _TextImages:
             if image is None:  # too big to keep: drawn as usual
                 r.draw_text(gc, round(x), round(y), s, prop, angle, mtext=mtext)
                 return
-            if len(self.images) >= self.MAX_IMAGES:
+            size = 0 if image[0] is None else image[0].nbytes
+            if _TextImages.kept_bytes + size > self.MAX_BYTES:
                 self.images.clear()
+                _TextImages.kept_bytes = 0
             self.images[key] = image
+            _TextImages.kept_bytes += size
         pixels, dx, dy = image
         if pixels is None:  # nothing visible (spaces)
             return
