@@ -41,11 +41,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import matplotlib.pyplot as plt_mod
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
+from matplotlib.text import Annotation
 
 import embedlab
 from embedlab import (  # noqa: F401  (attributes of embedlab below)
@@ -3770,3 +3772,99 @@ def test_hostile_pass_29_slip_values_are_read_by_what_they_hold():
     assert exercise.grade("1.0").status == "right"
     got = quiz_mod.grade_number("0.5", 1.0, abs_tol=0.1, slips=[quiz_mod.Slip(lying, "half")])
     assert (got.status, got.message) == ("slip", "half")
+
+
+# ---------------------------------------------------------------- pass 30
+
+
+_COS4 = np.array([[1.0, 0.0], [0.6, 0.8], [0.0, 1.0], [0.8, 0.6]])
+
+
+class _OneSentence(Sequence):
+    """A sequence of one sentence whose items never run out: read by position, it is one sentence."""
+
+    def __len__(self):
+        return 1
+
+    def __getitem__(self, i):
+        return "a"
+
+
+def _adam_step_int_moments():
+    params = {"E": np.ones((1, 2))}
+    state = embedlab.train.adam_state(params)
+    state["m"]["E"] = np.zeros((1, 2), int)
+    return embedlab.train.adam_step(params, {"E": np.ones((1, 2))}, state, 0.1)
+
+
+def _label_pixels_after(change, **first):
+    """A bar label drawn, changed by ``change``, drawn again: (pixels, pixels drawn with nothing kept)."""
+    fig, ax = plots_mod.new_figure()
+    note = plots_mod.bars([1.0], ["a"], ax).annotations[0]
+    note.set(**first)
+    fig.canvas.draw()
+    change(note)
+    fig.canvas.draw()
+    kept = np.array(fig.canvas.buffer_rgba(), dtype=int)
+    saved = dict(plots_mod._TextImages.images)
+    try:
+        plots_mod._TextImages.images.clear()
+        fig.canvas.draw()
+        fresh = np.array(fig.canvas.buffer_rgba(), dtype=int)
+    finally:
+        plots_mod._TextImages.images.update(saved)
+    return kept, fresh
+
+
+@pytest.mark.parametrize(
+    ("change", "first"),
+    [
+        (lambda n: n.set_fontfeatures(["-kern"]), {"text": "AVAVAV", "fontsize": 30}),
+        (lambda n: n.set_language("sr"), {"text": "бгдпт", "fontsize": 30, "style": "italic"}),
+        (lambda n: plt_mod.rcParams.__setitem__("font.sans-serif", ["DejaVu Serif"]),
+         {"text": "0.25", "fontsize": 30, "family": "sans-serif"}),
+    ],
+)  # fmt: skip
+def test_hostile_pass_30_label_pixels_follow_what_changes_them(change, first):
+    if first["text"] != "0.25" and not hasattr(Annotation, "set_fontfeatures"):
+        pytest.skip("this matplotlib has no font features or language (3.11 added them)")
+    with plt_mod.rc_context():
+        kept, fresh = _label_pixels_after(change, **first)
+    assert np.abs(kept - fresh).max() <= 2
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: plots_mod.curve([0, 1], [0, 1], marker="${}$"), ValueError, "marker"),
+        (lambda: plots_mod.curve([0, 1], [0, 1], marker="$" + "{" * 31 + "x" + "}" * 31 + "$"), ValueError, "marker"),
+        (lambda: quiz_mod.Forecast("How far?", 3.0, abs_tol=0.1, trap="t", settles="s", unit="m\r"), ValueError,
+         "unit"),
+        (lambda: quiz_mod.Forecast("How far?", 3.0, abs_tol=0.1, trap="t", settles="s", fmt="{:.4g}\x00"),
+         ValueError, "fmt"),
+        (_adam_step_int_moments, TypeError, "state['m']"),
+        (lambda: embedlab.claims.check("x", _FLOAT_FLOAT_LIES(0.1), 0.1, 2), None, None),
+        (lambda: embedlab.train.class_cosine(_COS4, [1, "1", 2, 2]), TypeError, "classes"),
+        (lambda: embedlab.train.class_cosine(np.eye(3), ["a", "a", "a"]), ValueError, "classes must include"),
+        (lambda: embedlab.gpt2.explorer_html(_OneSentence()), None, None),
+        (lambda: plots_mod.signed2(type("A" * 5000, (), {})()), TypeError, "value"),
+        (lambda: plots_mod.curve([0, 1], [0, 1], lw=type("F" * 5000, (float,), {})(1.0)), None, None),
+    ],
+)  # fmt: skip
+def test_hostile_pass_30_rows(make, error, words):
+    with contextlib.redirect_stdout(io.StringIO()):
+        _value_or_short_refusal(make, error, words)
+
+
+def test_hostile_pass_30_values_read_rightly():
+    """A float subclass that says another number is read by what it holds; labels of NumPy's own types count."""
+    lying = type("C", (float,), {"__float__": lambda s: 0.9})
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        embedlab.claims.check("x", lying(0.1), 0.1, 2)
+    assert "agrees" in out.getvalue()
+    want = embedlab.train.class_cosine(_COS4, ["a", "b", "c", "c"])
+    assert embedlab.train.class_cosine(_COS4, np.array([np.str_(c) for c in "abcc"], dtype=object)) == want
+    assert embedlab.train.class_cosine(_COS4, np.array([np.int64(i) for i in (1, 2, 3, 3)], dtype=object)) == want
+    html_out = embedlab.gpt2.explorer_html(["a\x00b\x1b\r c"])
+    assert "\x00" not in html_out and "\x1b" not in html_out and "\r" not in html_out
+    assert "a\\x00b\\x1b\\r c" in html_out

@@ -85,7 +85,7 @@ def short_repr(x: Any, limit: int = _REPR_LIMIT) -> str:
     try:
         text = plain.__repr__(x) if plain is not None else repr(x)
     except Exception:  # a broken __repr__ must not turn a clean error into another one
-        text = f"<{type(x).__name__}>"
+        text = f"<{type_name(x)}>"
     if len(text) > limit:
         text = text[: limit - 3] + "..."
     return text
@@ -96,7 +96,14 @@ def _describe(x: Any) -> str:
     if issubclass(type(x), np.ndarray):
         dtype, shape = (np.ndarray.__dict__[a].__get__(x) for a in ("dtype", "shape"))  # not the subclass's own
         return f"an array of dtype {dtype} and shape {shape}"
-    return f"{type.__dict__['__name__'].__get__(type(x))} {short_repr(x)}"
+    return f"{type_name(x)} {short_repr(x)}"
+
+
+def type_name(x: Any) -> str:
+    """The name of ``x``'s class, cut to 60 characters (a caller's class may have any name, or a metaclass
+    that lies about it)."""
+    kind = type.__dict__["__name__"].__get__(type(x))
+    return kind if len(kind) <= 60 else kind[:57] + "..."
 
 
 #: Address space kept free under ``RLIMIT_AS`` for what NumPy's BLAS allocates inside a product.
@@ -140,6 +147,10 @@ def check_nbytes(shape: tuple[int, ...], dtype: Any, name: str) -> None:
     """
     nbytes = math.prod(int(n) for n in shape) * np.dtype(dtype).itemsize
     limit = _max_bytes()
+    if nbytes > limit and limit <= 0:
+        raise ValueError(
+            f"{name} is too large: this process may allocate nothing more under its address-space limit (RLIMIT_AS)"
+        )
     if nbytes > limit:
         shown = "(" + ", ".join(short_repr(int(n), 24) for n in shape) + ("," if len(shape) == 1 else "") + ")"
         amount = f"{nbytes:,}" if nbytes < 10**24 else f"at least 2**{nbytes.bit_length() - 1}"
@@ -240,7 +251,7 @@ def as_array(x: Any, name: str, what: str) -> np.ndarray:
             f"{name} must be a rectangular array of {what}, got a ragged nested sequence (rows of different lengths)"
         ) from None
     except Exception as exc:  # an object whose own conversion fails, however it fails
-        raise TypeError(f"{name} must be an array of {what}, got {_describe(x)} ({type(exc).__name__})") from None
+        raise TypeError(f"{name} must be an array of {what}, got {_describe(x)} ({type_name(exc)})") from None
 
 
 #: Python numbers and NumPy's: NumPy stores each in at most 8 bytes (16 or 32 for the widest, within
@@ -333,7 +344,7 @@ def _plain_int(value: Any, name: str) -> int:
         out = int.__index__(int(value))
     except Exception as exc:
         raise TypeError(
-            f"{name} must be an integer, got {_describe(value)} whose int() fails ({type(exc).__name__})"
+            f"{name} must be an integer, got {_describe(value)} whose int() fails ({type_name(exc)})"
         ) from None
     return out
 
@@ -346,9 +357,7 @@ def _int_of(x: Any, name: str) -> int:
     try:
         return int.__index__(int(x))
     except Exception as exc:
-        raise TypeError(
-            f"{name} must hold integers, got {_describe(x)} whose int() fails ({type(exc).__name__})"
-        ) from None
+        raise TypeError(f"{name} must hold integers, got {_describe(x)} whose int() fails ({type_name(exc)})") from None
 
 
 def _int_item(x: Any, name: str) -> int:
@@ -390,7 +399,7 @@ def _plain_real(value: Any, name: str) -> Any:
             return float.__float__(float(value))
     except Exception as exc:
         raise TypeError(
-            f"{name} must be a real number, got {_describe(value)} whose conversion fails ({type(exc).__name__})"
+            f"{name} must be a real number, got {_describe(value)} whose conversion fails ({type_name(exc)})"
         ) from None
 
 
@@ -401,7 +410,7 @@ def _has(x: Any, attribute: str, name: str) -> bool:
     except Exception as exc:  # a __getattr__ that raises KeyError, say
         raise TypeError(
             f"{name} must be an array or a sequence of numbers, got {_describe(x)} whose attribute lookup "
-            f"fails ({type(exc).__name__})"
+            f"fails ({type_name(exc)})"
         ) from None
 
 
@@ -612,7 +621,7 @@ def check_float_array(
         first = arr.ravel()[0]
         raise TypeError(
             f"{name} must be an array of real numbers, got {_describe(arr)}, holding Python objects such as "
-            f"{type(first).__name__} {short_repr(first, 40)}; convert it to a numeric dtype first, for example with "
+            f"{type_name(first)} {short_repr(first, 40)}; convert it to a numeric dtype first, for example with "
             "np.asarray(x, dtype=float) (ints beyond 64 bits, Fractions and Decimals have no exact NumPy dtype)"
         )
     if arr.dtype.kind not in "iuf":

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import _describe, _int_of, as_array, exact_int, plain_str, short_repr
+from ._validation import _describe, _int_of, _no_false_class, as_array, exact_int, plain_str, short_repr
 
 __all__ = [
     "MAX_VALUES",
@@ -124,10 +124,23 @@ def _exact_real(v: Any, name: str) -> float:
     return f
 
 
+def _plain_floats(x: Any, name: str, depth: int = 0) -> Any:
+    """``x`` with each float of a subclass (alone, or in lists and tuples) as the plain float it holds:
+    NumPy would read it through its own ``__float__``, which may say another number. One that lies about
+    its class is refused by name."""
+    if issubclass(type(x), float):
+        _no_false_class(x, name)
+        return float.__float__(x)
+    if type(x) in (list, tuple) and depth < 4 and len(x) <= MAX_VALUES:
+        return [_plain_floats(v, name, depth + 1) for v in x]
+    return x
+
+
 def _as_float64(x: Any, name: str) -> np.ndarray:
     """A float64 array of the figure (NaN and inf allowed: a draft may show them, they just differ)."""
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{name} must be a number or an array of numbers, got the string {short_repr(x)}")
+    x = _plain_floats(x, name)
     arr = as_array(x, name, "numbers")
     if arr.size > MAX_VALUES:
         raise ValueError(f"{name} must hold at most {MAX_VALUES:,} values (figures a draft prints), got {arr.size:,}")

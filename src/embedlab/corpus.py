@@ -29,6 +29,7 @@ from ._validation import (
     exact_int,
     exact_real,
     short_repr,
+    type_name,
 )
 
 __all__ = [
@@ -128,7 +129,7 @@ class Corpus:
         for split in ("train", "valid", "test"):
             sentences = getattr(self, split)
             if not isinstance(sentences, tuple):
-                raise TypeError(f"{split} must be a tuple of 1-D int arrays, got {type(sentences).__name__}")
+                raise TypeError(f"{split} must be a tuple of 1-D int arrays, got {type_name(sentences)}")
             if len(sentences) > MAX_SENTENCES:
                 raise ValueError(f"{split} must hold at most {MAX_SENTENCES:,} sentences, got {len(sentences):,}")
             for i, s in enumerate(sentences):
@@ -245,7 +246,7 @@ def make_corpus(
     (60, 18)
     """
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be a non-negative int, got {type(seed).__name__} {short_repr(seed)}")
+        raise TypeError(f"seed must be a non-negative int, got {type_name(seed)} {short_repr(seed)}")
     seed = exact_int(seed, "seed")
     if seed < 0:
         raise ValueError(f"seed must be a non-negative int, got {short_repr(seed)}")
@@ -262,7 +263,7 @@ def make_corpus(
         ("p_intransitive", p_intransitive, 0.0, 1.0),
     ):
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-            raise TypeError(f"{name} must be a real number, got {type(value).__name__} {short_repr(value)}")
+            raise TypeError(f"{name} must be a real number, got {type_name(value)} {short_repr(value)}")
         value = exact_real(value, name)
         if not lo <= value <= hi:
             raise ValueError(f"{name} must be in [{lo}, {hi}], got {short_repr(value)}")
@@ -342,7 +343,7 @@ def context_windows(sentences: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
     """
     k = check_size(k, "k")
     if isinstance(sentences, (str, bytes)) or not _has(sentences, "__iter__", "sentences"):
-        raise TypeError(f"sentences must be a sequence of 1-D int arrays, got {type(sentences).__name__}")
+        raise TypeError(f"sentences must be a sequence of 1-D int arrays, got {type_name(sentences)}")
     if isinstance(sentences, np.ndarray) and sentences.ndim == 0:
         raise TypeError("sentences must be a sequence of 1-D int arrays, got a 0-d array")
     arrays = []

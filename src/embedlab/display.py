@@ -102,7 +102,9 @@ def _check_figure_type(fig: Any, name: str) -> None:
     from matplotlib.figure import Figure
 
     if not isinstance(fig, Figure):
-        raise TypeError(f"{name} must be a matplotlib Figure, got {type(fig).__name__}")
+        from ._validation import type_name
+
+        raise TypeError(f"{name} must be a matplotlib Figure, got {type_name(fig)}")
     with np.errstate(all="ignore"):
         w, h = (float(x) for x in fig.get_size_inches())
     if not (math.isfinite(w) and math.isfinite(h) and w > 0 and h > 0):
@@ -193,7 +195,9 @@ def text_sizes_css(fig: Any, shown_width: float | None = None) -> list[tuple[str
     check_figure(fig)
     if shown_width is not None:
         if isinstance(shown_width, (bool, np.bool_)) or not isinstance(shown_width, numbers.Real):
-            raise TypeError(f"shown_width must be a number of CSS pixels, got {type(shown_width).__name__}")
+            from ._validation import type_name
+
+            raise TypeError(f"shown_width must be a number of CSS pixels, got {type_name(shown_width)}")
         from ._validation import check_real
 
         shown_width = check_real(shown_width, "shown_width", finite=False)  # a plain float (a float16 too)

@@ -658,15 +658,18 @@ def explorer_html(sentences: Sequence[str] = SAMPLE_SENTENCES) -> str:
         raise ValueError("sentences must hold at least one sentence, got an empty sequence")
     if len(sentences) > 1000:
         raise ValueError(f"sentences must hold at most 1,000 sentences, got {len(sentences):,}")
+    sentences = [sentences[k] for k in range(len(sentences))]  # read by position: its own iterator never runs
     if sum(len(s) for s in sentences if isinstance(s, str)) > MAX_TEXT:
         raise ValueError(f"sentences must hold at most {MAX_TEXT:,} characters in all")
     parts = []
     for k, s in enumerate(sentences):
         s = _check_text(s, f"sentences[{k}]")
         n = len(encode(s))
+        # control characters shown as escapes, as the tokens show them (HTML would drop or rewrite them)
+        shown = "".join(ch if ch == " " or ch.isprintable() else _visible(ch.encode("utf-8")) for ch in s)
         parts.append(
             f'<details class="embedlab-sentence"{" open" if k == 0 else ""}>'
-            f"<summary>{html.escape(s)} ({n} token{'s' if n != 1 else ''})</summary>"
+            f"<summary>{html.escape(shown)} ({n} token{'s' if n != 1 else ''})</summary>"
             f"{tokens_html(s)}</details>"
         )
     return '<div class="embedlab-token-explorer">' + "".join(parts) + "</div>"

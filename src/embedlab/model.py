@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_embedding, check_finite, check_float_array, check_ids, check_real, short_repr
+from ._validation import check_embedding, check_finite, check_float_array, check_ids, check_real, short_repr, type_name
 from .grads import embedding_grad, output_grad
 from .logits import tied_logits
 from .lookup import lookup
@@ -114,7 +114,7 @@ def finite_difference_grad(loss: Callable[[np.ndarray], float], E: Any, eps: flo
     array([[ 2., -4.]])
     """
     if not callable(loss):
-        raise TypeError(f"loss must be a callable loss(E) -> float, got {type(loss).__name__}")
+        raise TypeError(f"loss must be a callable loss(E) -> float, got {type_name(loss)}")
     E = check_embedding(E)
     if E.size > MAX_FD_ENTRIES:
         raise ValueError(

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib import font_manager
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
 from matplotlib.container import BarContainer
@@ -286,6 +287,7 @@ class _TextImages:
             prop.get_stretch(),
             prop.get_size_in_points(),
             str(prop.get_file()),
+            _font_files(prop),  # the fonts the family resolves to now (rcParams may change them)
             prop.get_math_fontfamily(),
             *(repr(getattr(mtext, f"get_{k}", lambda: None)()) for k in ("fontfeatures", "language")),
             tuple(gc.get_rgb()),
@@ -336,6 +338,17 @@ class _TextImages:
         crop = rgba[rows.min() : rows.max() + 1, cols.min() : cols.max() + 1]
         # draw_image takes the bottom row first
         return np.ascontiguousarray(crop[::-1]), int(cols.min()) - pad, int(rows.min()) - (height - pad)
+
+
+def _font_files(prop: Any) -> tuple[str, ...]:
+    """The font files Agg draws ``prop`` with: the first, then its fallbacks where matplotlib has them."""
+    manager = font_manager.fontManager
+    found = (
+        manager._find_fonts_by_props(prop)
+        if hasattr(manager, "_find_fonts_by_props")
+        else [font_manager.findfont(prop)]
+    )
+    return tuple(str(f) for f in found)
 
 
 class _ValueLabel(Annotation):
@@ -616,6 +629,8 @@ def curve(x: Any, y: Any, ax: Axes | None = None, *, label: str | None = None, c
             if len(value) > 100:
                 raise ValueError(f"{key} must be at most 100 characters, got {len(value):,}")
             kw[key] = str.__str__(value)
+            if "$" in kw[key]:  # a math-text marker goes to matplotlib's TeX parser, which fails in many ways
+                raise ValueError(f"{key} must be a name or symbol, not math text, got {short_repr(kw[key])}")
         elif key in CURVE_COLOR_KEYWORDS:
             kw[key] = _check_color(value, key)
         else:  # a width or a marker size: a few points, not 1e308 of them
@@ -630,7 +645,7 @@ def curve(x: Any, y: Any, ax: Axes | None = None, *, label: str | None = None, c
     with style():
         try:
             (line,) = ax.plot(xs, ys, color=color, label=label, **kw)
-        except (ValueError, TypeError) as exc:  # a line style or marker matplotlib does not know
+        except (ValueError, TypeError, AttributeError, KeyError, RecursionError) as exc:  # a style it does not know
             raise ValueError(
                 f"curve's keyword arguments {', '.join(sorted(kw))} must be values a line takes: "
                 f"{short_repr(str(exc), 200)}"

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from numbers import Real
 from typing import Any
 
-from ._validation import check_format, exact_real, plain_str, short_repr
+from ._validation import check_format, exact_real, plain_str, short_repr, type_name
 
 __all__ = [
     "BLANK",
@@ -103,7 +103,7 @@ def parse_number(text: str) -> float | None:
     [0.42, 0.42, 0.42, 0.42, 0.42, 0.25, None, None]
     """
     if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}")
+        raise TypeError(f"text must be a str, got {type_name(text)}")
     t = _SPACES.sub("", text).replace("\u2212", "-")
     if not t:
         return None
@@ -165,7 +165,7 @@ def is_blank(text: str) -> bool:
 
 def _check_text(text: Any) -> None:
     if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}")
+        raise TypeError(f"text must be a str, got {type_name(text)}")
 
 
 def within(x: float, target: float, abs_tol: float, rel_tol: float = 0.0) -> bool:
@@ -492,9 +492,12 @@ class _Question:
             try:
                 shown = fmt.format(self.answer)
             except (ValueError, KeyError, IndexError, AttributeError, TypeError) as exc:
-                raise ValueError(f"fmt must format the answer, got {short_repr(fmt)} ({type(exc).__name__})") from None
+                raise ValueError(f"fmt must format the answer, got {short_repr(fmt)} ({type_name(exc)})") from None
             if not isinstance(shown, str):
                 raise TypeError(f"fmt must format the answer as a str, got {short_repr(fmt)}")
+            # the answer as shown is part of the page's messages: text HTML would rewrite is refused here
+            _check_choice_text(shown, "fmt (the answer as it formats it)")
+            _check_choice_text(unit, "unit")
         self._widget: Any = None
 
     # -- grading (the live view calls this; the static page runs _GRADE_JS) ---------------------
@@ -509,7 +512,7 @@ class _Question:
     def grade(self, response: str | None) -> Grade:
         """Grade a typed text (numeric question) or a picked choice (None: nothing picked)."""
         if response is not None and not isinstance(response, str):
-            raise TypeError(f"response must be a str (or None: nothing given), got {type(response).__name__}")
+            raise TypeError(f"response must be a str (or None: nothing given), got {type_name(response)}")
         if self.is_choice:
             return grade_choice(
                 plain_str(response), plain_str(self.answer), slips=self.slips, right=self.right_text, wrong=self.wrong

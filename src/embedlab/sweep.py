@@ -48,6 +48,7 @@ from ._validation import (
     exact_real,
     plain_str,
     short_repr,
+    type_name,
 )
 from .corpus import MAX_SENTENCES, Corpus, make_corpus
 from .train import MAX_STEPS, fit, matched_width
@@ -239,7 +240,7 @@ class SweepSpec:
     @classmethod
     def from_dict(cls, data: Any) -> SweepSpec:
         if not isinstance(data, dict):
-            raise TypeError(f"data must be a dict of SweepSpec fields, got {type(data).__name__}")
+            raise TypeError(f"data must be a dict of SweepSpec fields, got {type_name(data)}")
         odd = next((k for k in data if type(k) is not str), None)
         if odd is not None:  # a plain str: a key's own ==, hash or repr never runs
             raise TypeError(f"data must have plain str keys (SweepSpec's fields), got the key {_describe(odd)}")
@@ -300,7 +301,7 @@ def run_point(point: Any, spec: SweepSpec | None = None) -> dict[str, Any]:
     """
     spec = SweepSpec() if spec is None else spec
     if not isinstance(spec, SweepSpec):
-        raise TypeError(f"spec must be a SweepSpec, got {type(spec).__name__}")
+        raise TypeError(f"spec must be a SweepSpec, got {type_name(spec)}")
     if not isinstance(point, tuple) or len(point) != len(Point._fields):
         raise TypeError(f"point must be a Point of {Point._fields}, got {short_repr(point)}")
     point = Point(*point)
@@ -471,11 +472,11 @@ class Sweep:
 
     def __post_init__(self) -> None:
         if not isinstance(self.spec, SweepSpec):
-            raise TypeError(f"spec must be a SweepSpec, got {type(self.spec).__name__}")
+            raise TypeError(f"spec must be a SweepSpec, got {type_name(self.spec)}")
         if not isinstance(self.records, list) or not all(isinstance(r, dict) for r in self.records):
             raise TypeError("records must be a list of dicts, one per point (see run_point)")
         if not isinstance(self.meta, dict):
-            raise TypeError(f"meta must be a dict, got {type(self.meta).__name__}")
+            raise TypeError(f"meta must be a dict, got {type_name(self.meta)}")
         for i, r in enumerate(self.records):
             odd = next((k for k in r if type(k) is not str), None)
             if odd is not None:  # plain str keys: a subclass's own ==, hash or repr never runs
@@ -603,12 +604,12 @@ class Sweep:
     def save(self, path: Any) -> None:
         """Write the sweep as JSON (floats round-trip exactly)."""
         if not isinstance(path, (str, Path)):
-            raise TypeError(f"path must be a str or Path, got {type(path).__name__}")
+            raise TypeError(f"path must be a str or Path, got {type_name(path)}")
         data = {"spec": self.spec.to_dict(), "meta": self.meta, "records": self.records}
         try:
             text = json.dumps(data, indent=0, sort_keys=True, allow_nan=False)
         except (TypeError, ValueError, RecursionError) as exc:
-            raise ValueError(f"records and meta must hold plain JSON values only ({type(exc).__name__})") from None
+            raise ValueError(f"records and meta must hold plain JSON values only ({type_name(exc)})") from None
         target = Path(path)
         try:
             special = target.exists() and not target.is_file()  # a FIFO blocks for ever, a folder cannot be written
@@ -633,9 +634,9 @@ def run_sweep(
 
     spec = SweepSpec() if spec is None else spec
     if not isinstance(spec, SweepSpec):
-        raise TypeError(f"spec must be a SweepSpec, got {type(spec).__name__}")
+        raise TypeError(f"spec must be a SweepSpec, got {type_name(spec)}")
     if not callable(map_fn):
-        raise TypeError(f"map_fn must be callable like map(f, points), got {type(map_fn).__name__}")
+        raise TypeError(f"map_fn must be callable like map(f, points), got {type_name(map_fn)}")
     points = spec.points()
     records = list(map_fn(functools.partial(run_point, spec=spec), points))
     meta = {
@@ -654,7 +655,7 @@ def load_results(path: Any = None) -> Sweep:
         source: Any = resources.files("embedlab").joinpath("data", RESULTS_FILE)
         name = f"embedlab's data/{RESULTS_FILE} (run `make experiments`)"
     elif not isinstance(path, (str, Path)):
-        raise TypeError(f"path must be a str or Path, got {type(path).__name__}")
+        raise TypeError(f"path must be a str or Path, got {type_name(path)}")
     else:
         source, name = Path(path), f"path {short_repr(str(path))}"
     try:
@@ -671,7 +672,7 @@ def load_results(path: Any = None) -> Sweep:
     try:
         data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
     except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-        raise ValueError(f"{name} does not hold a sweep's JSON ({type(exc).__name__}: {str(exc)[:80]})") from None
+        raise ValueError(f"{name} does not hold a sweep's JSON ({type_name(exc)}: {str(exc)[:80]})") from None
     if not isinstance(data, dict) or set(data) != {"spec", "meta", "records"}:
         raise ValueError(f"{name} must hold a sweep written by Sweep.save (keys spec, meta, records)")
     try:

@@ -42,6 +42,7 @@ from ._validation import (
     exact_real,
     plain_str,
     short_repr,
+    type_name,
     work_dtype,
 )
 from .budget import param_count
@@ -149,7 +150,7 @@ def matched_width(vocab_size: int, d: int, *, hidden: bool = True) -> int:
 def _check_params(params: Any) -> tuple[dict[str, np.ndarray], bool, bool]:
     """Validate a parameter dict; return it with float arrays, and whether it is tied and has a hidden layer."""
     if not isinstance(params, dict):
-        raise TypeError(f"params must be a dict of arrays (see init_params), got {type(params).__name__}")
+        raise TypeError(f"params must be a dict of arrays (see init_params), got {type_name(params)}")
     if not all(type(k) is str for k in params):
         odd = next(k for k in params if type(k) is not str)
         raise TypeError(f"params must have str keys (plain str), got the key {_describe(odd)}")
@@ -177,7 +178,7 @@ def _check_params(params: Any) -> tuple[dict[str, np.ndarray], bool, bool]:
 
 def _check_batch(batch: Any, V: int, d: int) -> tuple[np.ndarray, np.ndarray]:
     if not (isinstance(batch, tuple) and len(batch) == 2):
-        raise TypeError(f"batch must be a tuple (contexts, targets), got {type(batch).__name__}")
+        raise TypeError(f"batch must be a tuple (contexts, targets), got {type_name(batch)}")
     contexts = check_ids(batch[0], V, name="contexts")
     targets = check_ids(batch[1], V, name="targets")
     if contexts.ndim != 2 or targets.shape != contexts.shape[:1]:
@@ -348,7 +349,7 @@ MAX_SEEDS = 1_000
 def _check_param_dict(params: Any, name: str, *, in_place: bool = False) -> dict[str, np.ndarray]:
     """A dict of named finite floating arrays (no copies); with ``in_place``, writable NumPy arrays."""
     if not isinstance(params, dict) or not params:
-        raise TypeError(f"{name} must be a non-empty dict of name -> float array, got {type(params).__name__}")
+        raise TypeError(f"{name} must be a non-empty dict of name -> float array, got {type_name(params)}")
     out = {}
     for key, value in params.items():
         if type(key) is not str:  # a plain str: a subclass's own ==, hash or repr never runs
@@ -442,12 +443,18 @@ def adam_step(
         raise ValueError(f"state['t'] must count the steps taken, an int in [0, {MAX_ADAM_T:,}), got {short_repr(t)}")
     for part in ("m", "v"):
         for key in grads:
-            held = state[part].get(key) if isinstance(state[part], dict) else None
-            if not isinstance(held, np.ndarray) or held.shape != params[key].shape:
+            held = state[part].get(key)
+            if not isinstance(held, np.ndarray):
                 raise ValueError(
                     f"state must be adam_state(params) for these params: its {part!r} lacks {short_repr(key)}"
                 )
             where = f"state[{part!r}][{short_repr(key)}]"
+            if held.shape != params[key].shape:
+                raise ValueError(
+                    f"{where} must have the shape of params[{short_repr(key)}] {params[key].shape}, got {held.shape}"
+                )
+            if held.dtype.kind != "f":  # a running mean: float, as adam_state makes it
+                raise TypeError(f"{where} must be a float array (a running mean), got {_describe(held)}")
             check_finite(check_float_array(held, where, convert_int=False), where)
             if part == "v" and (compact(held) < 0).any():
                 raise ValueError(f"{where} must be non-negative (a running mean of squared gradients)")
@@ -516,11 +523,16 @@ def _check_optimizer(optimizer: Any, weight_decay: Any) -> tuple[str, float]:
             f"got weight_decay={short_repr(weight_decay)} with {optimizer!r}"
         )
     if isinstance(weight_decay, bool) or not isinstance(weight_decay, numbers.Real):
-        raise TypeError(f"weight_decay must be a real number in [0, 1), got {type(weight_decay).__name__}")
+        raise TypeError(f"weight_decay must be a real number in [0, 1), got {type_name(weight_decay)}")
     weight_decay = exact_real(weight_decay, "weight_decay")
     if not 0 <= weight_decay < 1:
         raise ValueError(f"weight_decay must be in [0, 1), got {short_repr(weight_decay)}")
     return optimizer, float(weight_decay)
+
+
+def _numpy_type(x: Any) -> bool:
+    """Whether ``x``'s class is one of NumPy's own (not a subclass made elsewhere)."""
+    return type(x).__module__ == "numpy"
 
 
 def _plain_dict(d: Any) -> bool:
@@ -532,7 +544,7 @@ def _check_seed(seed: Any, name: str = "seed") -> int:
     """A seed: a non-negative int. ``name`` is ``"seeds"`` for one of :func:`compare`'s."""
     must = f"{name} must be a non-negative int" if name == "seed" else f"{name} must hold non-negative ints"
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"{must}, got {type(seed).__name__} {short_repr(seed)}")
+        raise TypeError(f"{must}, got {type_name(seed)} {short_repr(seed)}")
     seed = exact_int(seed, name)
     if seed < 0:
         raise ValueError(f"{must}, got {short_repr(seed)}")
@@ -584,7 +596,7 @@ class _Run:
         if corpus is None:
             corpus = make_corpus(0)
         if not isinstance(corpus, Corpus):
-            raise TypeError(f"corpus must be an embedlab.corpus.Corpus (see make_corpus), got {type(corpus).__name__}")
+            raise TypeError(f"corpus must be an embedlab.corpus.Corpus (see make_corpus), got {type_name(corpus)}")
         self.tied = check_flag(tied, "tied")
         self.hidden = check_flag(hidden, "hidden")
         self.d, self.k = check_size(d, "d"), check_size(k, "k")
@@ -1109,7 +1121,7 @@ class CompareResult:
 
     def __post_init__(self) -> None:
         if not isinstance(self.corpus, Corpus):
-            raise TypeError(f"corpus must be an embedlab.corpus.Corpus, got {type(self.corpus).__name__}")
+            raise TypeError(f"corpus must be an embedlab.corpus.Corpus, got {type_name(self.corpus)}")
         if not isinstance(self.seeds, tuple) or not self.seeds:
             raise TypeError(f"seeds must be a non-empty tuple of ints, got {short_repr(self.seeds)}")
         for s in self.seeds:
@@ -1145,10 +1157,11 @@ class CompareResult:
                     raise ValueError(
                         f"{where} must hold runs made with {where.replace('runs', 'configs')}'s tied and d"
                     )
-                plain = _plain_dict(r.params)
-                arrays = {"E": r.params.get("E") if plain else None, "E_init": r.E_init}
+                if not _plain_dict(r.params):
+                    raise TypeError(f"{where} must hold runs whose params is a plain dict of str keys (as train makes)")
+                arrays = {"E": r.params.get("E"), "E_init": r.E_init}
                 if not tied:
-                    arrays["W"] = r.params.get("W") if plain else None
+                    arrays["W"] = r.params.get("W")
                 for key, a in arrays.items():
                     if not (isinstance(a, np.ndarray) and a.shape == (V, d) and a.dtype.kind == "f"):
                         raise ValueError(f"{where} must hold runs whose {key} is a float array of shape ({V}, {d})")
@@ -1208,13 +1221,13 @@ def compare(
         or not hasattr(seeds, "__iter__")
         or (isinstance(seeds, np.ndarray) and seeds.ndim != 1)
     ):
-        raise TypeError(f"seeds must be a sequence of ints, got {type(seeds).__name__} {short_repr(seeds)}")
+        raise TypeError(f"seeds must be a sequence of ints, got {type_name(seeds)} {short_repr(seeds)}")
     try:
         too_many = hasattr(seeds, "__len__") and len(seeds) > MAX_SEEDS
     except OverflowError:  # len(range(10**20))
         too_many = True
     except TypeError as exc:  # a __len__ that does not answer
-        raise TypeError(f"seeds must be a sequence of ints, got {type(seeds).__name__} ({exc})") from None
+        raise TypeError(f"seeds must be a sequence of ints, got {type_name(seeds)} ({exc})") from None
     if too_many:
         raise ValueError(f"seeds must hold at most {MAX_SEEDS:,} seeds")
     seeds = tuple(_check_seed(s, "seeds") for s in itertools.islice(seeds, MAX_SEEDS + 1))
@@ -1225,7 +1238,7 @@ def compare(
     if corpus is None:
         corpus = make_corpus(0)
     if not isinstance(corpus, Corpus):
-        raise TypeError(f"corpus must be an embedlab.corpus.Corpus (see make_corpus), got {type(corpus).__name__}")
+        raise TypeError(f"corpus must be an embedlab.corpus.Corpus (see make_corpus), got {type_name(corpus)}")
     d = check_size(d, "d")
     hidden = check_flag(hidden, "hidden")
     for key in ("tied", "d", "hidden", "seed"):
@@ -1386,13 +1399,21 @@ def class_cosine(E: Any, classes: Any, ids: Any = None) -> tuple[float, float]:
     """
     E = check_float_array(E, "E", ndim=2)
     check_finite(E, "E")
+    given = classes
     classes = as_array(classes, "classes", "labels")
     if classes.shape != (E.shape[0],):
         raise ValueError(f"classes must have shape ({E.shape[0]},), one label per row of E, got {classes.shape}")
-    if classes.dtype == object:  # labels compared with ==: plain str or int, so no label's own == runs
-        for c in classes.tolist():
-            if type(c) not in (str, int):
+    if classes.dtype == object or type(given) in (list, tuple):
+        # Labels compared with ==: plain str or int (NumPy's own too), so no label's own == runs; and of one
+        # kind, for NumPy would turn [1, "1"] into two equal strings.
+        items = given if type(given) in (list, tuple) else classes.tolist()
+        texts = 0
+        for c in items:
+            if type(c) not in (str, int, np.str_) and not (isinstance(c, np.integer) and _numpy_type(c)):
                 raise TypeError(f"classes must hold str or int labels, got an item {_describe(c)}")
+            texts += isinstance(c, str)
+        if 0 < texts < len(items):
+            raise TypeError("classes must hold labels of one kind, all str or all int (1 and '1' would be one)")
     given_ids = ids is not None
     ids = np.arange(E.shape[0]) if ids is None else check_ids(ids, E.shape[0]).reshape(-1)
     if len(ids) > E.shape[0] or len(np.unique(ids)) != len(ids):  # more ids than rows must repeat one
@@ -1411,5 +1432,7 @@ def class_cosine(E: Any, classes: Any, ids: Any = None) -> tuple[float, float]:
     same = classes[ids][:, None] == classes[ids][None, :]
     off = ~np.eye(len(ids), dtype=bool)
     if not (same & off).any() or not (~same).any():
-        raise ValueError("ids must include two tokens of one class and two of different classes")
+        raise ValueError(
+            f"{'ids' if given_ids else 'classes'} must include two tokens of one class and two of different classes"
+        )
     return float(cos[same & off].mean()), float(cos[~same].mean())

@@ -26,6 +26,7 @@ from ._validation import (
     exact_int,
     plain_str,
     short_repr,
+    type_name,
 )
 from .plots import BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, _check_label, _values, new_figure, style
 from .sweep import CONFIGS, Sweep
@@ -77,7 +78,7 @@ def _ax(ax: Axes | None, figsize: tuple[float, float] = (6.0, 3.2)) -> Axes:
     if ax is None:
         _, ax = new_figure(figsize)
     elif not isinstance(ax, Axes):
-        raise TypeError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}")
+        raise TypeError(f"ax must be a matplotlib Axes or None, got {type_name(ax)}")
     return ax
 
 
@@ -86,7 +87,7 @@ def _check_names(res: CompareResult, names: Any) -> list[str]:
     if names is None:
         return list(res.configs)
     if isinstance(names, (str, bytes)) or not isinstance(names, (list, tuple)):
-        raise TypeError(f"names must be a list of {list(res.configs)}, got {type(names).__name__}")
+        raise TypeError(f"names must be a list of {list(res.configs)}, got {type_name(names)}")
     plain = [str.__str__(n) if issubclass(type(n), str) else None for n in names]  # no caller's own hash runs
     if not names or not all(n is not None and n in res.configs for n in plain):
         raise ValueError(f"names must be a non-empty list of {list(res.configs)}, got {short_repr(names)}")
@@ -95,7 +96,7 @@ def _check_names(res: CompareResult, names: Any) -> list[str]:
 
 def _check_result(res: Any) -> CompareResult:
     if not isinstance(res, CompareResult):
-        raise TypeError(f"res must be a CompareResult (see embedlab.compare), got {type(res).__name__}")
+        raise TypeError(f"res must be a CompareResult (see embedlab.compare), got {type_name(res)}")
     return res
 
 
@@ -143,7 +144,7 @@ def loss_curves(
             raise ValueError(f"zoom must be a number of nats in [0.001, 1e6] or None, got {short_repr(zoom)}")
         zoom = float(zoom)
     if not isinstance(legend, bool):
-        raise TypeError(f"legend must be a bool, got {type(legend).__name__}")
+        raise TypeError(f"legend must be a bool, got {type_name(legend)}")
     ax = _ax(ax)
     out = {}
     lowest = np.inf
@@ -341,7 +342,7 @@ def training_explorer(res: CompareResult, name: str = "tied", seed_index: int = 
         raise ValueError(f"name must be one of {sorted(res.runs)}, got {short_repr(name)}")
     name = plain_str(name)
     if isinstance(seed_index, bool) or not isinstance(seed_index, numbers.Integral):
-        raise TypeError(f"seed_index must be an int, got {type(seed_index).__name__}")
+        raise TypeError(f"seed_index must be an int, got {type_name(seed_index)}")
     seed_index = exact_int(seed_index, "seed_index")
     if not 0 <= seed_index < len(res.seeds):
         raise ValueError(
@@ -389,7 +390,7 @@ AGAINST = {"untied": "same width", "untied, same params": "same parameter count"
 
 def _check_sweep(sweep: Any) -> Sweep:
     if not isinstance(sweep, Sweep):
-        raise TypeError(f"sweep must be an embedlab.sweep.Sweep (see load_results), got {type(sweep).__name__}")
+        raise TypeError(f"sweep must be an embedlab.sweep.Sweep (see load_results), got {type_name(sweep)}")
     return sweep
 
 
@@ -498,14 +499,14 @@ def geometry_panels(res: CompareResult, seed_index: int = 0, fig: Any = None) ->
     """
     res = _check_result(res)
     if isinstance(seed_index, bool) or not isinstance(seed_index, (int, np.integer)):
-        raise TypeError(f"seed_index must be an int, got {type(seed_index).__name__}")
+        raise TypeError(f"seed_index must be an int, got {type_name(seed_index)}")
     seed_index = exact_int(seed_index, "seed_index")
     if not 0 <= seed_index < len(res.seeds):
         raise ValueError(f"seed_index must be in [0, {len(res.seeds)}), got {short_repr(seed_index)}")
     if fig is None:
         fig, _ = new_figure((6.4, 3.6), ncols=3)
     elif not isinstance(fig, Figure) or len(fig.axes) != 3:
-        raise ValueError(f"fig must be a matplotlib Figure with 3 axes or None, got {type(fig).__name__}")
+        raise ValueError(f"fig must be a matplotlib Figure with 3 axes or None, got {type_name(fig)}")
     res._tied_and_untied()
     tied, untied = res.runs["tied"][seed_index], res.runs["untied"][seed_index]
     mats = {

@@ -55,6 +55,7 @@ from ._validation import (
     plain_str,
     range_len,
     short_repr,
+    type_name,
 )
 from .plots import new_figure, style
 
@@ -140,7 +141,7 @@ class Control:
         except Exception as exc:  # a __len__ of the caller's own that fails (or answers past sys.maxsize)
             raise TypeError(
                 f"values of control {self.name!r} must be a sequence, got {_describe(self.values)} "
-                f"whose len() fails ({type(exc).__name__})"
+                f"whose len() fails ({type_name(exc)})"
             ) from None
         if size > MAX_CONTROL_VALUES:
             raise ValueError(
@@ -151,7 +152,7 @@ class Control:
         except Exception as exc:  # a 0-d array (iterable by type, not in fact), or an iterator that fails
             raise TypeError(
                 f"values of control {self.name!r} must be a sequence, got {_describe(self.values)} "
-                f"that could not be read ({type(exc).__name__})"
+                f"that could not be read ({type_name(exc)})"
             ) from None
         if not self.values:
             raise ValueError(f"values of control {self.name!r} must not be empty")
@@ -218,7 +219,7 @@ class Control:
         except Exception as exc:
             raise ValueError(
                 f"fmt of control {self.name!r} cannot show the value {short_repr(v)}: "
-                f"{type(exc).__name__}: {short_repr(str(exc), 80)}"
+                f"{type_name(exc)}: {short_repr(str(exc), 80)}"
             ) from None
         if not isinstance(shown, str):
             raise TypeError(
