@@ -377,6 +377,8 @@ def bench_sliders(repeat: int) -> list[Row]:
     rows: list[Row] = []
     every_mine: list[float] = []
     every_naive: list[float] = []
+    kernel_moves: list[float] = []  # the moves whose figure waits for the kernel, and their naive baseline
+    kernel_naive: list[float] = []
     naive_label = "new figure per move (Figure, setup, full draw, PNG)"
     for name in EXPLORERS:
         factory = getattr(explorers, name)
@@ -406,23 +408,45 @@ def bench_sliders(repeat: int) -> list[Row]:
             every_naive += naive
             med = statistics.median(mine)
             what = f"`{name}()`: {c.label} ({len(c.values)} values; {route(ex)})"
-            target = f"< {SLIDER_TARGET * 1e3:.0f} ms"
-            rows.append(
-                Row("sliders", what, med, len(mine), naive_label, statistics.median(naive), target, med < SLIDER_TARGET)
-            )
+            if ex.framed:  # the figure waits for no kernel: its work is reported, not graded against the target
+                what += ", the kernel following: update only, no PNG"
+                rows.append(Row("sliders", what, med, len(mine), naive_label, statistics.median(naive)))
+            else:
+                kernel_moves += mine
+                kernel_naive += naive
+                target = f"< {SLIDER_TARGET * 1e3:.0f} ms"
+                rows.append(
+                    Row(
+                        "sliders", what, med, len(mine), naive_label, statistics.median(naive), target,
+                        med < SLIDER_TARGET,
+                    )
+                )  # fmt: skip
     med = statistics.median(every_mine)
     rows.append(
         Row(
             "sliders",
-            "**every slider move above**",
+            f"every slider move above ({len(every_mine) - len(kernel_moves):,} kernel follow-ups without a PNG, "
+            f"{len(kernel_moves):,} kernel redraws with one)",
             med,
             len(every_mine),
             naive_label,
             statistics.median(every_naive),
-            f"< {SLIDER_TARGET * 1e3:.0f} ms",
-            med < SLIDER_TARGET,
         )
     )
+    if kernel_moves:
+        med = statistics.median(kernel_moves)
+        rows.append(
+            Row(
+                "sliders",
+                "**every move the figure waits for** (kernel redraw: compute, redraw, PNG)",
+                med,
+                len(kernel_moves),
+                naive_label,
+                statistics.median(kernel_naive),
+                f"< {SLIDER_TARGET * 1e3:.0f} ms",
+                med < SLIDER_TARGET,
+            )
+        )
     return rows
 
 
@@ -475,13 +499,12 @@ def bench_drags(repeat: int) -> list[Row]:
             Row(
                 "drag",
                 f"`{name}()`: {c.label}, "
-                + ("kernel redraw" if not ex.framed else "kernel route (live, the browser swaps frames instead)"),
+                + ("kernel redraw" if not ex.framed else "kernel route, not used live (the browser swaps frames)"),
                 med,
                 len(mine),
                 "the naive route, same drag",
                 statistics.median(naive),
-                f"< {DRAG_TARGET * 1e3:.0f} ms",
-                med < DRAG_TARGET,
+                *((f"< {DRAG_TARGET * 1e3:.0f} ms", med < DRAG_TARGET) if not ex.framed else ()),
             )
         )
     return rows
@@ -843,14 +866,17 @@ def lab_latency() -> tuple[list[Row], str | None]:
                 continue  # a naive drag: shown as the baseline of its explorer's own
             ms = d["last_move_to_final_ms"]
             base = drags.get(d["baseline"])
+            n = d.get("drags", 1)
+            rate = d.get("achieved_rate_per_s")
+            seen = f"{rate:g}/s as the page saw them" if rate is not None else f"{d['rate_per_s']}/s asked"
             rows.append(
                 Row(
                     "lab",
-                    f"drag, {label}: last move to final figure ({d['moves']} moves at {d['rate_per_s']}/s, "
-                    f"{d['figures_shown']} figures shown)",
+                    f"drag, {label}: last move to final figure, median of {n} drag{'s' if n != 1 else ''} "
+                    f"({d['moves']} moves at {seen}, {d['figures_shown']} figures shown)",
                     ms / 1e3,
-                    1,
-                    f"{d['baseline']}, same drag ({base['figures_shown']} figures shown)" if base else "",
+                    n,
+                    f"{d['baseline']}, same drags ({base['figures_shown']} figures shown)" if base else "",
                     base["last_move_to_final_ms"] / 1e3 if base else None,
                     f"< {drag_goal} ms" if drag_goal else "",
                     ms < drag_goal if drag_goal else None,
@@ -859,6 +885,18 @@ def lab_latency() -> tuple[list[Row], str | None]:
     except (OSError, ValueError, KeyError, TypeError, AttributeError, ZeroDivisionError) as exc:
         return [Row("lab", f"unreadable `{LAB_LATENCY.name}`: {type(exc).__name__} {exc}", None, 0)], stamp
     return rows, stamp
+
+
+def lab_load() -> str:
+    """The 1-minute load average at the start and end of the lab run, as recorded by the test."""
+    try:
+        data = json.loads(LAB_LATENCY.read_text())
+        start, end = data.get("load_1min_at_start"), data.get("load_1min_at_end")
+    except (OSError, ValueError, AttributeError):
+        return "not recorded"
+    if start is None or end is None:
+        return "not recorded"
+    return f"{start:g} at its start, {end:g} at its end"
 
 
 def lab_cpu() -> str | None:
@@ -906,7 +944,8 @@ def markdown(meta: dict[str, Any], rows: list[Row]) -> str:
     m = meta["machine"]
     bw = meta["bandwidth"]
     lines = [
-        f"Measured {m['date']} by `make bench` (`scripts/bench.py{meta['args']}`), in {meta['seconds']:.0f} s, on:",
+        f"Measured {m['date']} by `scripts/bench.py{meta['args']}` (what `make bench` runs"
+        f"{', writing this snapshot too' if '--snapshot' in meta['args'] else ''}), in {meta['seconds']:.0f} s, on:",
         "",
         f"- CPU: {m['cpu']}, {m['cores']} cores ({m['threads']} usable); no GPU used",
         f"- Python {m['python']}, NumPy {m['numpy']} ({m['blas']}, threads: {m['blas_threads']}), "
@@ -940,8 +979,9 @@ def markdown(meta: dict[str, Any], rows: list[Row]) -> str:
         "drag": "**A drag in the kernel**: 20 moves at 60 per second across the first slider's values, "
         "ipywidgets' throttle modelled (one message in flight, the latest position buffered), each move's "
         "kernel work run for real (`Explorer.timed_update`: compute, redraw, PNG encode); time from the last "
-        "move to the end of the final figure's redraw and encode. Only C's explorer takes this route live; the "
-        "others swap pre-rendered frames in the browser (their drags are in the JupyterLab table) "
+        "move to the end of the final figure's redraw and encode. Only C's explorer takes this route live, and only "
+        "its rows are graded; the others swap pre-rendered frames in the browser (F's drag there is in the "
+        "JupyterLab table; the others' browser drags are not measured) "
         f"(median of {meta['repeat']} drags, the naive route of {max(1, meta['repeat'] // 2)})",
         "training": "**Training (notebook I)**: one step of the small model, forward, backward and Adam "
         f"(median of {meta['repeat']} runs of 20 steps; embedlab and bare NumPy take turns, "
@@ -954,7 +994,8 @@ def markdown(meta: dict[str, Any], rows: list[Row]) -> str:
         f"(`_build/bench/lab-latency.json`, dated {meta.get('lab_latency_date')}, on {meta.get('lab_cpu')}): "
         "each notebook's presses against the same explorers drawn the naive way in the same server (against "
         "every naive press where the notebook's explorers were not drawn naively), and drags of 20 pointer "
-        "moves at 60 per second",
+        "moves asked at 60 per second (the rate the page saw is in each row); 1-minute load average "
+        f"{meta.get('lab_load', 'not recorded')}",
     }
     for key, intro in sections.items():
         part = [r for r in rows if r.section == key]
@@ -1012,6 +1053,7 @@ def main() -> None:
         rows += section("build", lambda: bench_book(args.slow_repeat, nbval_total[0]))
     lab_rows, meta["lab_latency_date"] = lab_latency()
     meta["lab_cpu"] = lab_cpu()
+    meta["lab_load"] = lab_load()
     rows += lab_rows
     meta["seconds"] = time.perf_counter() - started
 

@@ -14,6 +14,7 @@ checks that the slider check catches it.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import re
 import statistics
@@ -44,6 +45,7 @@ NAIVE_NOTEBOOK = "naive-baseline.ipynb"
 # The explorers of notebooks A to H, each drawn the naive way in the same server (the baseline).
 NAIVE_EXPLORERS = CHAPTER_EXPLORERS
 DRAG_MOVES, DRAG_RATE = 20, 60  # a drag: 20 pointer moves at 60 per second
+DRAG_REPEATS = 3  # drags per route, each across the whole track (back and forth): the median is reported
 # Goals (issue 22), reported beside the measurements, never asserted: machines differ up to 4x.
 TARGET_MEDIAN_MS, TARGET_RATIO, TARGET_DRAG_MS = 50, 0.25, 100
 RUN_TIMEOUT_S = 180  # restart and run all cells
@@ -221,6 +223,7 @@ class LatencyReport:
         self.naive: dict[str, list[float]] = {}
         self.drags: dict[str, dict[str, Any]] = {}
         self.shows: dict[str, list[str]] = {}  # notebook -> the explorers it shows
+        self.load_at_start = load_average()  # work already on the cores slows every figure
 
     def naive_of(self, explorers: list[str]) -> float | None:
         """Median of the naive presses on ``explorers`` (on every explorer where none was drawn naively)."""
@@ -237,6 +240,8 @@ class LatencyReport:
             "measured": "JupyterLab: keydown on a slider handle to the explorer's figure changing (ms)",
             "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "cpu": cpu_model(),
+            "load_1min_at_start": self.load_at_start,
+            "load_1min_at_end": load_average(),
             "target_median_ms": TARGET_MEDIAN_MS,
             "target_ratio": TARGET_RATIO,
             "target_drag_ms": TARGET_DRAG_MS,
@@ -290,10 +295,20 @@ class LatencyReport:
             write(f"ratio explorers / naive, same server: {data['ratio']:.3f} (goal <= {TARGET_RATIO})")
         for name, d in data["drags"].items():
             write(
-                f"drag {name}: {d['moves']} moves at {d['rate_per_s']}/s, last move to final figure "
-                f"{d['last_move_to_final_ms']:.1f} ms (goal <= {TARGET_DRAG_MS} ms); {d['figures_shown']} figures shown"
+                f"drag {name}: {d['moves']} moves at {d['achieved_rate_per_s']}/s (asked {d['rate_per_s']}/s), last "
+                f"move to final figure {d['last_move_to_final_ms']:.1f} ms, median of {d['drags']} "
+                f"{d['runs_last_move_to_final_ms']} (goal <= {TARGET_DRAG_MS} ms); {d['figures_shown']} figures shown"
             )
+        write(f"1-minute load average {data['load_1min_at_start']} at the start, {data['load_1min_at_end']} at the end")
         write(f"on {data['cpu']}; written to {LATENCY_JSON.relative_to(REPO)}")
+
+
+def load_average() -> float | None:
+    """The 1-minute load average (None where the system does not give one)."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        return None
 
 
 def cpu_model() -> str:
@@ -637,6 +652,50 @@ DRAGS = [  # (notebook, explorer on the page, slider, what it shows): each route
 ]
 
 
+def drag_once(page: Any, box: Any, slider: int, label: str) -> dict[str, float]:
+    """One drag of ``slider`` from its handle to the far end of the track (20 moves at 60 per second): the time
+    from the last pointer move to the last change of the figure, the first move to the first change, the pointer
+    moves the page saw during the drag and their rate, and the figures shown."""
+    before = box.evaluate(_STATE_JS)["sliders"][slider]
+    box.locator(".widget-slider").nth(slider).scroll_into_view_if_needed()
+    page.wait_for_timeout(300)  # JupyterLab may still be settling its scroll
+    box.locator(".widget-slider").nth(slider).scroll_into_view_if_needed()
+    track = box.locator(".widget-slider .noUi-base").nth(slider).bounding_box()
+    handle = box.locator(".widget-slider .noUi-handle").nth(slider).bounding_box()
+    x0, y = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
+    x1 = track["x"] + track["width"] if x0 < track["x"] + track["width"] / 2 else track["x"]
+    page.evaluate(_POINTER_JS)
+    page.mouse.move(x0, y)
+    page.mouse.down()
+    page.evaluate(_POINTER_JS)  # the moves of the drag only, not the hover before it
+    page.evaluate(_PROBE_ARM_JS)
+    start = time.perf_counter()
+    for i in range(1, DRAG_MOVES + 1):
+        time.sleep(max(0.0, start + i / DRAG_RATE - time.perf_counter()))
+        page.mouse.move(x0 + (x1 - x0) * i / DRAG_MOVES, y)
+    page.mouse.up()
+    last_seen, quiet_since = -1, time.monotonic()
+    while time.monotonic() - quiet_since < 1.5:  # until the figure has not changed for 1.5 s
+        n = page.evaluate("() => window.__embedlabProbe.changes.length")
+        if n != last_seen:
+            last_seen, quiet_since = n, time.monotonic()
+        assert time.monotonic() - start < 30, "the figure was still changing 30 s after the drag"
+        page.wait_for_timeout(100)
+    probe = page.evaluate("() => window.__embedlabProbe")
+    moves = page.evaluate("() => window.__embedlabMoves")
+    now = box.evaluate(_STATE_JS)["sliders"][slider]
+    assert now["now"] != before["now"], f"the drag did not move the slider ({label})"
+    assert probe["changes"], f"the figure did not change during the drag ({label})"
+    assert len(moves) >= 2, f"the page saw {len(moves)} pointer moves during the drag ({label})"
+    return {
+        "last": max(0.0, max(probe["changes"]) - max(moves)),
+        "first": probe["changes"][0] - min(moves),
+        "moves": len(moves),
+        "rate": (len(moves) - 1) / ((max(moves) - min(moves)) / 1e3),
+        "shown": len(probe["changes"]),
+    }
+
+
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize(("name", "index", "slider", "label"), DRAGS, ids=[d[3] for d in DRAGS])
 def test_drag_ends_on_the_final_figure(
@@ -652,46 +711,21 @@ def test_drag_ends_on_the_final_figure(
         box = explorer_boxes(page).nth(index)
         box.scroll_into_view_if_needed()
         box.evaluate(_PROBE_INSTALL_JS)
-        before = box.evaluate(_STATE_JS)["sliders"][slider]
-        box.locator(".widget-slider").nth(slider).scroll_into_view_if_needed()
-        page.wait_for_timeout(300)  # JupyterLab may still be settling its scroll
-        box.locator(".widget-slider").nth(slider).scroll_into_view_if_needed()
-        track = box.locator(".widget-slider .noUi-base").nth(slider).bounding_box()
-        handle = box.locator(".widget-slider .noUi-handle").nth(slider).bounding_box()
-        x0, y = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
-        x1 = track["x"] + track["width"] if x0 < track["x"] + track["width"] / 2 else track["x"]
-        page.evaluate(_POINTER_JS)
-        page.mouse.move(x0, y)
-        page.mouse.down()
-        page.evaluate(_PROBE_ARM_JS)
-        start = time.perf_counter()
-        for i in range(1, DRAG_MOVES + 1):
-            time.sleep(max(0.0, start + i / DRAG_RATE - time.perf_counter()))
-            page.mouse.move(x0 + (x1 - x0) * i / DRAG_MOVES, y)
-        page.mouse.up()
-        last_seen, quiet_since = -1, time.monotonic()
-        while time.monotonic() - quiet_since < 1.5:  # until the figure has not changed for 1.5 s
-            n = page.evaluate("() => window.__embedlabProbe.changes.length")
-            if n != last_seen:
-                last_seen, quiet_since = n, time.monotonic()
-            assert time.monotonic() - start < 30, "the figure was still changing 30 s after the drag"
-            page.wait_for_timeout(100)
-        probe = page.evaluate("() => window.__embedlabProbe")
-        moves = page.evaluate("() => window.__embedlabMoves")
+        runs = [drag_once(page, box, slider, label) for _ in range(DRAG_REPEATS)]  # each across the whole track
         after = box.evaluate(_STATE_JS)
-        assert after["sliders"][slider]["now"] != before["now"], f"the drag did not move the slider ({label})"
-        assert probe["changes"], f"the figure did not change during the drag ({label})"
-        last_move = max(moves)
         latency.drags[label] = {
             "notebook": name.removesuffix(".ipynb"),
             "route": label.split(", ", 1)[-1] if name != NAIVE_NOTEBOOK else "naive",
             "baseline": None if name == NAIVE_NOTEBOOK else f"{label.split(',')[0]} drawn the naive way",
             "moves": DRAG_MOVES,
-            "rate_per_s": DRAG_RATE,
-            "pointer_moves_seen": len(moves),
-            "figures_shown": len(probe["changes"]),
-            "last_move_to_final_ms": round(max(0.0, max(probe["changes"]) - last_move), 1),
-            "first_move_to_first_figure_ms": round(probe["changes"][0] - min(moves), 1),
+            "rate_per_s": DRAG_RATE,  # asked for; what the page saw is below
+            "drags": len(runs),
+            "achieved_rate_per_s": round(statistics.median(r["rate"] for r in runs), 1),
+            "pointer_moves_seen": [r["moves"] for r in runs],
+            "figures_shown": round(statistics.median(r["shown"] for r in runs)),
+            "last_move_to_final_ms": round(statistics.median(r["last"] for r in runs), 1),
+            "runs_last_move_to_final_ms": [round(r["last"], 1) for r in runs],
+            "first_move_to_first_figure_ms": round(statistics.median(r["first"] for r in runs), 1),
         }
         # The figure left by the drag is the one the keyboard shows for the final value.
         settled = picture_hash(box.locator("img.embedlab-layer"))

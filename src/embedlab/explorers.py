@@ -43,9 +43,13 @@ __all__ = [
 H_EXAMPLE = (0.5, 0.2, -0.3)  # the context vector of worked example C
 
 
-def _vec(v: Any, signed: bool = True) -> str:
+def _vec(v: Any, signed: bool = True, digits: int = 2) -> str:
+    """Numbers in brackets, signed (never "-0.00") or not, to ``digits`` decimals."""
     values = np.asarray(v, dtype=float)
-    return "[" + ", ".join(plots.signed2(x) if signed else f"{x + 0.0:.2f}" for x in values) + "]"
+    if signed and digits == 2:
+        return "[" + ", ".join(plots.signed2(x) for x in values) + "]"
+    shown = (f"{x + 0.0:+.{digits}f}" if signed else f"{x + 0.0:.{digits}f}" for x in values)
+    return "[" + ", ".join("0." + "0" * digits if s.lstrip("+-") == "0." + "0" * digits else s for s in shown) + "]"
 
 
 def _token_label(i: int) -> str:
@@ -317,6 +321,9 @@ def flatten_explorer() -> Explorer:
     def setup(fig: Any, ax: Any) -> Any:
         b = plots.bars(softmax(tied_logits(H_EXAMPLE, E_TOY)), TOKENS, ax)
         ax.axhline(1 / len(TOKENS), color=plots.GREY, linestyle="--", linewidth=1)
+        for note in b.annotations:  # a label near 0.25 sits on the uniform line: a white ground keeps it legible
+            note.set_verticalalignment("bottom")  # the ground starts above the bar, not inside it
+            note.set_bbox({"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none"})
         ax.set_ylim(0, 1.05)
         ax.set_ylabel("probability")
         title = ax.set_title("")
@@ -327,7 +334,7 @@ def flatten_explorer() -> Explorer:
             plots.update_bars(b, p, int(np.argmax(p)) if scale > 0 else None)
             title.set_text(f"softmax(tied_logits({scale:g} x h))")
             return (
-                f"Context {scale:g} x h = {_vec(h)}: probabilities {_vec(p, signed=False)} "
+                f"Context {scale:g} x h = {_vec(h, digits=3)}: probabilities {_vec(p, signed=False)} "
                 f"(uniform would be {1 / len(TOKENS):.2f} each)."
             )
 
