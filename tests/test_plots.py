@@ -373,7 +373,8 @@ def test_value_label_pixels_kept_within_their_budget(monkeypatch):
         plots.update_bars(b, [k / 100, 0.25])
         fig.canvas.draw()
         kept = plots._TextImages.images.values()
-        assert plots._TextImages.kept_bytes == sum(p.nbytes for p, _, _ in kept if p is not None) <= 20_000
+        held = sum(plots._TextImages.ENTRY_BYTES + (0 if p is None else p.nbytes) for p, _, _ in kept)
+        assert plots._TextImages.kept_bytes == held <= 20_000
         seen.append(len(plots._TextImages.images))
     assert max(seen) > 2 and min(seen[5:]) < max(seen)  # kept, then dropped when full
     got = np.asarray(fig.canvas.buffer_rgba()).astype(int)

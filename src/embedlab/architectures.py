@@ -200,6 +200,8 @@ def _check_common(c: Any) -> None:
             object.__setattr__(c, f.name, int(value))
         elif issubclass(type(value), str) and type(value) is not str:  # the text it holds, not its own methods
             object.__setattr__(c, f.name, plain_str(value))
+        elif issubclass(type(value), int) and type(value) not in (int, bool):  # the number it holds: its own * or +
+            object.__setattr__(c, f.name, exact_int(value, f.name))  # never runs in a count
     if not isinstance(c.name, str):
         raise TypeError(f"name must be a str, got {_describe(c.name)}")
     for field in ("vocab_size", "d_model", "n_layers", "n_heads"):

@@ -346,6 +346,8 @@ def context_windows(sentences: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
         raise TypeError(f"sentences must be a sequence of 1-D int arrays, got {type_name(sentences)}")
     if isinstance(sentences, np.ndarray) and sentences.ndim == 0:
         raise TypeError("sentences must be a sequence of 1-D int arrays, got a 0-d array")
+    if isinstance(sentences, (list, tuple, dict)) and type(sentences) not in (list, tuple):
+        raise TypeError(f"sentences must be a plain list or tuple of 1-D int arrays, got {type_name(sentences)}")
     arrays = []
     total = 0  # ids in all the sentences so far: sized before any of them is read
     for s in sentences:  # checked one by one, so a long sequence of scalars is refused at its first

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
 from . import plots
@@ -82,7 +83,18 @@ def projection_panels(h: Any, E: Any, labels: Sequence[str] = TOKENS, *, axes: A
         nrows = -(-E.shape[0] // ncols)
         fig, axes = plots.new_figure((6.4, 2.6 * nrows), ncols=ncols, nrows=nrows)
     else:
-        fig = np.atleast_1d(axes).flat[0].figure
+        given = axes
+        axes = [axes] if isinstance(axes, Axes) else axes
+        if type(axes) not in (list, tuple, np.ndarray) or len(axes) > 4096:
+            raise TypeError(
+                f"axes must be a matplotlib Axes or an array of them, one per row of E; got {_describe(given)}"
+            )
+        axes = np.asarray(axes, dtype=object).ravel()
+        if len(axes) < E.shape[0] or not all(isinstance(ax, Axes) and type(ax).name != "3d" for ax in axes):
+            raise ValueError(
+                f"axes must hold a 2-D matplotlib Axes for each of the {E.shape[0]} rows of E, got {_describe(given)}"
+            )
+        fig = axes[0].figure
     axes = np.atleast_1d(axes).ravel()[: E.shape[0]]
     out: dict[str, list] = {"arrows": [], "projections": [], "drops": [], "titles": [], "planes": []}
     lim = 1.15 * max(float(np.linalg.norm(h)), float(np.linalg.norm(E, axis=1).max()))
@@ -127,7 +139,7 @@ def alignment_arrows(e: Any, contexts: dict[str, Any], *, e_label: str = "e", ax
     """
     e = plots._values(e, "e", ndim=1)
     e_label = plots._check_label(e_label, "e_label", escape=False)  # escaped where drawn
-    if not isinstance(contexts, dict) or not 1 <= len(contexts) <= 4 or not all(isinstance(k, str) for k in contexts):
+    if type(contexts) is not dict or not 1 <= len(contexts) <= 4 or not all(type(k) is str for k in contexts):
         raise TypeError(f"contexts must be a dict of 1 to 4 str names -> vectors, got {short_repr(contexts)}")
     for k in contexts:
         plots._check_label(k, "contexts' names")
@@ -360,6 +372,7 @@ def tie_scatter(
         specs.insert(0, (panels[0], i, far, f"{labels[i]} and {labels[far]}\nreal rows"))
     fig, axes = plots.new_figure((3.5 * len(specs), 3.6), ncols=len(specs))
     lim = 1.05 * max(float(np.abs(z[:, [a, b]]).max()) for z, a, b, _ in specs)
+    lim = lim or 1.0  # all logits zero: a unit square, not an empty one
     points, diagonals = [], []
     for ax, (z, a, b, title) in zip(np.atleast_1d(axes), specs, strict=True):
         with plots.style():

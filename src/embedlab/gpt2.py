@@ -652,8 +652,10 @@ def explorer_html(sentences: Sequence[str] = SAMPLE_SENTENCES) -> str:
     >>> explorer_html(["The cat sat."]).count("<details")
     1
     """
-    if isinstance(sentences, (str, bytes)) or not isinstance(sentences, Sequence):
-        raise TypeError(f"sentences must be a sequence of str, got {_describe(sentences)}; wrap one sentence in a list")
+    if type(sentences) not in (list, tuple):  # a plain list or tuple: a subclass's own len or items are not trusted
+        raise TypeError(
+            f"sentences must be a list or tuple of str, got {_describe(sentences)}; wrap one sentence in a list"
+        )
     if len(sentences) == 0:
         raise ValueError("sentences must hold at least one sentence, got an empty sequence")
     if len(sentences) > 1000:

@@ -118,6 +118,8 @@ def _ax(ax: Axes | None) -> Axes:
         _, ax = new_figure()
     elif not isinstance(ax, Axes):
         raise TypeError(f"ax must be a matplotlib Axes or None, got {_describe(ax)}")
+    elif type(ax).name == "3d":  # its patches and texts take three coordinates
+        raise TypeError("ax must be a 2-D matplotlib Axes or None, got a 3-D Axes")
     return ax
 
 
@@ -229,8 +231,8 @@ def _check_color(color: Any, name: str) -> str:
 
 
 def _labels(labels: Any, n: int, name: str) -> list[str]:
-    if isinstance(labels, (str, bytes)) or not isinstance(labels, Sequence):
-        raise TypeError(f"{name} must be a sequence of str, got {_describe(labels)}")
+    if type(labels) not in (list, tuple):  # a plain list or tuple: a subclass's own len or items are not trusted
+        raise TypeError(f"{name} must be a list or tuple of str, got {_describe(labels)}")
     if len(labels) != n:
         raise ValueError(f"{name} must have one entry per value ({n}), got {len(labels)}")
     return [_check_label(x, name) for x in labels]
@@ -248,6 +250,10 @@ def _index(i: Any, n: int, name: str) -> int | None:
     return int(i)
 
 
+#: The settings Agg's text drawing reads besides the text's own properties.
+_TEXT_RCPARAMS = ("text.hinting", "text.hinting_factor", "text.kerning_factor", "font.enable_last_resort")
+
+
 class _TextImages:
     """A renderer whose plain text is rasterized once per string, font, colour and resolution, then copied.
 
@@ -260,6 +266,7 @@ class _TextImages:
 
     MAX_BYTES = 16 * 2**20  # pixels kept (a label takes a few KB; a slider's labels, a few hundred of them)
     MAX_CHARS, MAX_PIXELS = 64, 250_000  # longer or larger text is drawn as usual
+    ENTRY_BYTES = 2048  # what an entry holds besides its pixels (its key, the tuple, the array's header)
     kept_bytes: ClassVar[int] = 0
 
     images: ClassVar[dict[tuple[Any, ...], tuple[np.ndarray | None, int, int]]] = {}  # shared: a new figure reuses them
@@ -294,7 +301,7 @@ class _TextImages:
             gc.get_alpha(),
             gc.get_antialiased(),
             r.dpi,
-            *(str(plt.rcParams[k]) for k in ("text.hinting", "text.hinting_factor", "text.kerning_factor")),
+            *(repr(plt.rcParams.get(k)) for k in _TEXT_RCPARAMS),
         )
         image = self.images.get(key)
         if image is None:
@@ -302,7 +309,7 @@ class _TextImages:
             if image is None:  # too big to keep: drawn as usual
                 r.draw_text(gc, round(x), round(y), s, prop, angle, mtext=mtext)
                 return
-            size = 0 if image[0] is None else image[0].nbytes
+            size = self.ENTRY_BYTES + (0 if image[0] is None else image[0].nbytes)
             if _TextImages.kept_bytes + size > self.MAX_BYTES:
                 self.images.clear()
                 _TextImages.kept_bytes = 0
@@ -322,7 +329,8 @@ class _TextImages:
         """The text drawn by the real renderer at a whole pixel of a transparent canvas, cropped; and its offset."""
         w, h, _ = self._renderer.get_text_width_height_descent(s, prop, ismath=False)
         pad = math.ceil(h) + 4  # room for glyphs that overhang their advance
-        width, height = math.ceil(w) + 2 * pad, math.ceil(h) + 2 * pad
+        # font features may set the text wider than the measure says: room for half as much again
+        width, height = math.ceil(1.5 * w) + 2 * pad, math.ceil(h) + 2 * pad
         if width * height > self.MAX_PIXELS:
             return None
         scratch = RendererAgg(width, height, self._renderer.dpi)
@@ -335,6 +343,8 @@ class _TextImages:
         rows, cols = np.nonzero(rgba[..., 3])
         if rows.size == 0:
             return None, 0, 0
+        if rows.min() == 0 or cols.min() == 0 or rows.max() == height - 1 or cols.max() == width - 1:
+            return None  # the text reached the canvas's edge: it may be cut, so it is drawn as usual
         crop = rgba[rows.min() : rows.max() + 1, cols.min() : cols.max() + 1]
         # draw_image takes the bottom row first
         return np.ascontiguousarray(crop[::-1]), int(cols.min()) - pad, int(rows.min()) - (height - pad)
@@ -348,7 +358,7 @@ def _font_files(prop: Any) -> tuple[str, ...]:
         if hasattr(manager, "_find_fonts_by_props")
         else [font_manager.findfont(prop)]
     )
-    return tuple(str(f) for f in found)
+    return tuple((str(f), getattr(f, "face_index", 0)) for f in found)  # a .ttc holds several faces
 
 
 class _ValueLabel(Annotation):
@@ -516,8 +526,8 @@ def arrows(
     if len(v) > MAX_ARROWS:
         raise ValueError(f"vectors must hold at most {MAX_ARROWS} arrows to be told apart, got {len(v):,}")
     for name, texts in (("labels", labels), ("colors", colors)):
-        if isinstance(texts, (str, bytes)) or not isinstance(texts, Sequence):
-            raise TypeError(f"{name} must be a sequence of str, got {_describe(texts)}")
+        if type(texts) not in (list, tuple):  # a plain list or tuple: a subclass's own len or items are not trusted
+            raise TypeError(f"{name} must be a list or tuple of str, got {_describe(texts)}")
     if len(labels) > len(v):  # sizes first: no item is read from a sequence longer than the arrows
         raise ValueError(f"labels must name at most one arrow each ({len(v)}), got {len(labels)}")
     if len(colors) < len(v):
@@ -604,7 +614,7 @@ def curve(x: Any, y: Any, ax: Axes | None = None, *, label: str | None = None, c
     """A line plot of ``y`` against ``x``; returns the ``Line2D``.
 
     ``kw`` takes the line's style: ``linestyle``/``ls``, ``marker``, ``drawstyle``, the cap styles
-    (text); ``linewidth``/``lw``, ``markersize``/``ms``, ``markeredgewidth``/``mew`` (at most 1000),
+    (text); ``linewidth``/``lw``, ``markersize``/``ms``, ``markeredgewidth``/``mew`` (0, or 0.01 to 1000),
     ``alpha`` (0 to 1), ``zorder`` (numbers); the marker's colours (``mfc``, ``mec``).
     """
     xs = _values(x, "x", ndim=1)
@@ -636,12 +646,15 @@ def curve(x: Any, y: Any, ax: Axes | None = None, *, label: str | None = None, c
         else:  # a width or a marker size: a few points, not 1e308 of them
             if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
                 raise TypeError(f"{key} must be a number, got {_describe(value)}")
-            kw[key] = check_real(value, key)
-            if not abs(kw[key]) <= 1000 or (key == "alpha" and not 0 <= kw[key] <= 1):
-                raise ValueError(
-                    f"{key} must be {'in [0, 1]' if key == 'alpha' else 'at most 1000 in size'}, "
-                    f"got {short_repr(kw[key])}"
-                )
+            kw[key] = x = check_real(value, key)
+            if key == "alpha":
+                if not 0 <= x <= 1:
+                    raise ValueError(f"alpha must be in [0, 1], got {short_repr(x)}")
+            elif key == "zorder":
+                if not abs(x) <= 1000:
+                    raise ValueError(f"zorder must be at most 1000 in size, got {short_repr(x)}")
+            elif not (x == 0 or 0.01 <= x <= 1000):  # a dash pattern scales with the width: 1e-300 would never end
+                raise ValueError(f"{key} must be 0 or in [0.01, 1000] points, got {short_repr(x)}")
     with style():
         try:
             (line,) = ax.plot(xs, ys, color=color, label=label, **kw)

@@ -239,7 +239,7 @@ class SweepSpec:
 
     @classmethod
     def from_dict(cls, data: Any) -> SweepSpec:
-        if not isinstance(data, dict):
+        if type(data) is not dict:  # a plain dict: a subclass's own items or get never run
             raise TypeError(f"data must be a dict of SweepSpec fields, got {type_name(data)}")
         odd = next((k for k in data if type(k) is not str), None)
         if odd is not None:  # a plain str: a key's own ==, hash or repr never runs
@@ -473,10 +473,13 @@ class Sweep:
     def __post_init__(self) -> None:
         if not isinstance(self.spec, SweepSpec):
             raise TypeError(f"spec must be a SweepSpec, got {type_name(self.spec)}")
-        if not isinstance(self.records, list) or not all(isinstance(r, dict) for r in self.records):
+        # plain lists and dicts: a subclass's own iterator, items or __getitem__ never runs
+        if type(self.records) is not list or not all(type(r) is dict for r in self.records):
             raise TypeError("records must be a list of dicts, one per point (see run_point)")
-        if not isinstance(self.meta, dict):
+        if type(self.meta) is not dict:
             raise TypeError(f"meta must be a dict, got {type_name(self.meta)}")
+        if not _plain_json(self.meta):
+            raise TypeError("meta must hold plain JSON values only: dicts with plain str keys, lists, str and numbers")
         for i, r in enumerate(self.records):
             odd = next((k for k in r if type(k) is not str), None)
             if odd is not None:  # plain str keys: a subclass's own ==, hash or repr never runs
@@ -647,6 +650,17 @@ def run_sweep(
         "cpu_seconds": round(sum(r.get("seconds", 0.0) for r in records if isinstance(r, dict)), 1),
     }
     return Sweep(spec, records, meta)
+
+
+def _plain_json(x: Any, depth: int = 0) -> bool:
+    """Whether ``x`` is made only of plain dicts (plain str keys), lists, str, bool, int, float and None."""
+    if depth > 20:
+        return False
+    if type(x) is dict:
+        return all(type(k) is str and _plain_json(v, depth + 1) for k, v in x.items())
+    if type(x) is list:
+        return all(_plain_json(v, depth + 1) for v in x)
+    return type(x) in (str, bool, int, float) or x is None
 
 
 def load_results(path: Any = None) -> Sweep:

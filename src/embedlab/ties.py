@@ -44,16 +44,16 @@ _MAX_WORK = 100_000
 
 
 def _check_named(named: Any) -> list[tuple[str, np.ndarray]]:
-    if not isinstance(named, Mapping):
-        raise TypeError(f"named must be a mapping of names to NumPy arrays (a dict), got {_describe(named)}")
+    if type(named) is not dict:  # a plain dict: a mapping's own items or __getitem__ never runs
+        raise TypeError(f"named must be a dict of names to NumPy arrays, got {_describe(named)}")
     if len(named) > MAX_NAMES:
         raise ValueError(f"named must hold at most {MAX_NAMES:,} names, got {len(named):,}")
     items = []
     for count, (key, value) in enumerate(itertools.islice(named.items(), MAX_NAMES + 1)):
         if count == MAX_NAMES:  # a mapping whose len() understates what it yields
             raise ValueError(f"named must hold at most {MAX_NAMES:,} names, got more")
-        if not isinstance(key, str):
-            raise TypeError(f"named must have str keys (parameter names), got the key {short_repr(key)}")
+        if type(key) is not str:
+            raise TypeError(f"named must have plain str keys (parameter names), got the key {_describe(key)}")
         if not isinstance(value, np.ndarray):
             raise TypeError(f"named[{short_repr(key)}] must be a NumPy array, got {_describe(value)}")
         items.append((key, value))
@@ -65,7 +65,7 @@ def tie_groups(named: Mapping[str, np.ndarray]) -> list[tuple[str, ...]]:
 
     Parameters
     ----------
-    named : mapping of str to numpy.ndarray
+    named : dict of str to numpy.ndarray
         A model's parameters by name, as a checkpoint lists them. Never copied or changed.
 
     Returns
@@ -77,7 +77,7 @@ def tie_groups(named: Mapping[str, np.ndarray]) -> list[tuple[str, ...]]:
     Raises
     ------
     TypeError
-        If ``named`` is not a mapping of str to arrays.
+        If ``named`` is not a dict of str to arrays.
     ValueError
         If two arrays share memory without being one array (a slice and its matrix, a broadcast
         and its source, one buffer read as two dtypes): that is no tie, and
@@ -190,7 +190,7 @@ def count_params(named: Mapping[str, np.ndarray], *, once: bool = True) -> int:
 
     Parameters
     ----------
-    named : mapping of str to numpy.ndarray
+    named : dict of str to numpy.ndarray
         A model's parameters by name.
     once : bool, default True
         Count each tied array once.

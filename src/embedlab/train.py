@@ -149,7 +149,7 @@ def matched_width(vocab_size: int, d: int, *, hidden: bool = True) -> int:
 
 def _check_params(params: Any) -> tuple[dict[str, np.ndarray], bool, bool]:
     """Validate a parameter dict; return it with float arrays, and whether it is tied and has a hidden layer."""
-    if not isinstance(params, dict):
+    if type(params) is not dict:  # a plain dict: a subclass's own items or get never run
         raise TypeError(f"params must be a dict of arrays (see init_params), got {type_name(params)}")
     if not all(type(k) is str for k in params):
         odd = next(k for k in params if type(k) is not str)
@@ -348,7 +348,7 @@ MAX_SEEDS = 1_000
 
 def _check_param_dict(params: Any, name: str, *, in_place: bool = False) -> dict[str, np.ndarray]:
     """A dict of named finite floating arrays (no copies); with ``in_place``, writable NumPy arrays."""
-    if not isinstance(params, dict) or not params:
+    if type(params) is not dict or not params:  # a plain dict: a subclass's own items or get never run
         raise TypeError(f"{name} must be a non-empty dict of name -> float array, got {type_name(params)}")
     out = {}
     for key, value in params.items():
@@ -530,9 +530,12 @@ def _check_optimizer(optimizer: Any, weight_decay: Any) -> tuple[str, float]:
     return optimizer, float(weight_decay)
 
 
+_NUMPY_INTS = frozenset(t for t in np.sctypeDict.values() if isinstance(t, type) and issubclass(t, np.integer))
+
+
 def _numpy_type(x: Any) -> bool:
-    """Whether ``x``'s class is one of NumPy's own (not a subclass made elsewhere)."""
-    return type(x).__module__ == "numpy"
+    """Whether ``x``'s class is one of NumPy's own integer types (not a subclass made elsewhere)."""
+    return type(x) in _NUMPY_INTS
 
 
 def _plain_dict(d: Any) -> bool:
@@ -1122,7 +1125,7 @@ class CompareResult:
     def __post_init__(self) -> None:
         if not isinstance(self.corpus, Corpus):
             raise TypeError(f"corpus must be an embedlab.corpus.Corpus, got {type_name(self.corpus)}")
-        if not isinstance(self.seeds, tuple) or not self.seeds:
+        if type(self.seeds) is not tuple or not self.seeds:  # a plain tuple: a subclass's own iterator never runs
             raise TypeError(f"seeds must be a non-empty tuple of ints, got {short_repr(self.seeds)}")
         for s in self.seeds:
             _check_seed(s, "seeds")
@@ -1136,6 +1139,7 @@ class CompareResult:
             raise ValueError("runs must hold at least one configuration")
         V = self.corpus.vocab_size
         checkpoints = None
+        plain_configs = {}
         for name, runs in self.runs.items():
             if not issubclass(type(name), str) or len(name) > 200:
                 raise TypeError(f"configs must be named by short str, as compare makes them, got {_describe(name)}")
@@ -1145,9 +1149,10 @@ class CompareResult:
                 raise TypeError(f"{where} must be a dict with tied, d and n_params, as compare makes it")
             tied = check_flag(cfg["tied"], f"{where}['tied']")
             d = check_size(cfg["d"], f"{where}['d']")
-            check_size(cfg["n_params"], f"{where}['n_params']")
+            n_params = check_size(cfg["n_params"], f"{where}['n_params']")
+            plain_configs[name] = {**cfg, "tied": tied, "d": d, "n_params": n_params}  # the values they hold
             where = f"runs[{short_repr(name)}]"
-            if not (isinstance(runs, list) and len(runs) == len(self.seeds)):
+            if not (type(runs) is list and len(runs) == len(self.seeds)):
                 raise ValueError(f"{where} must be a list of one TrainResult per seed ({len(self.seeds)})")
             for r in runs:
                 if not isinstance(r, TrainResult):
@@ -1165,19 +1170,30 @@ class CompareResult:
                 for key, a in arrays.items():
                     if not (isinstance(a, np.ndarray) and a.shape == (V, d) and a.dtype.kind == "f"):
                         raise ValueError(f"{where} must hold runs whose {key} is a float array of shape ({V}, {d})")
-                c = len(r.checkpoint_steps) if isinstance(r.checkpoint_steps, np.ndarray) else None
+                    if not np.isfinite(a).all():
+                        raise ValueError(f"{where} must hold runs whose {key} is finite")
+                steps = r.checkpoint_steps
+                if not (isinstance(steps, np.ndarray) and steps.ndim == 1 and steps.dtype.kind in "iu"):
+                    raise ValueError(f"{where} must hold runs whose checkpoint_steps is a 1-D int array")
+                c = len(steps)
                 for key in ("train_loss", "valid_loss"):
                     a = getattr(r, key)
                     if not (isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype.kind == "f" and len(a) == c):
                         raise ValueError(f"{where} must hold runs with one {key} per checkpoint")
-                if not (isinstance(r.row_updates, np.ndarray) and r.row_updates.shape == (V,)):
+                    if not np.isfinite(a).all():
+                        raise ValueError(f"{where} must hold runs whose {key} is finite")
+                counts = (r.row_updates, r.rows_touched)
+                if not all(isinstance(a, np.ndarray) and a.dtype.kind in "iu" for a in counts):
+                    raise ValueError(f"{where} must hold runs whose row_updates and rows_touched are int counts")
+                if r.row_updates.shape != (V,):
                     raise ValueError(f"{where} must hold runs with one row_updates count per token ({V})")
-                if not (isinstance(r.rows_touched, np.ndarray) and r.rows_touched.ndim == 1 and r.rows_touched.size):
+                if not (r.rows_touched.ndim == 1 and r.rows_touched.size):
                     raise ValueError(f"{where} must hold runs with rows_touched, one count per step")
                 if checkpoints is None:
                     checkpoints = c
                 elif c != checkpoints:
                     raise ValueError(f"runs must all have the same checkpoints ({checkpoints}), got {c} in {where}")
+        self.configs = {k: plain_configs[k] for k in self.configs}  # in their own order
 
 
 def compare(

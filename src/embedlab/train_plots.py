@@ -214,7 +214,7 @@ def drift_bars(res: CompareResult, ax: Axes | None = None, *, names: Sequence[st
         ax.set_xticks(np.arange(len(groups)), [f"{label}\n({len(ids)} tokens)" for label, ids in groups.items()])
         ax.set_xlabel("tokens, by how they occur in training")
         ax.set_ylabel("||E_final[r] - E_init[r]||")
-        ax.set_ylim(0, 1.35 * max(float((m + sd).max()) for m, sd in out["values"].values()))
+        ax.set_ylim(0, 1.35 * max(float((m + sd).max()) for m, sd in out["values"].values()) or 1.0)  # no drift: 0 to 1
         ax.set_title("How far rows of E moved (whiskers: std over seeds)")
         ax.legend(loc="upper left", ncols=len(names))
     return out

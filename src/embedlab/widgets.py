@@ -200,6 +200,7 @@ class Control:
                 f"fmt of control {self.name!r} must be a format string or a callable, got {_describe(self.fmt)}"
             )
         if isinstance(self.fmt, str):
+            object.__setattr__(self, "fmt", plain_str(self.fmt))  # its text: a subclass's own format never runs
             check_format(self.fmt, f"fmt of control {self.name!r}")
         # Format every value now, so a bad fmt fails here, at construction, not at the first redraw.
         labels = []
@@ -249,10 +250,10 @@ class Control:
 
     def show(self, value: Any) -> str:
         """The text shown for ``value``, one of the control's values."""
-        at = self._position(value)
+        at = self._position(_plain(plain_str(value), f"value of control {self.name!r}"))  # by the value it holds
         if at is None:
             raise ValueError(f"value must be one of control {self.name!r}'s values, got {short_repr(value)}")
-        return self._format(self.values[at])
+        return self._shown[at]  # as checked when the control was made
 
     def snap(self, value: Any) -> Any:
         """The allowed value nearest ``value``: a control never leaves the range it was built for.
@@ -540,8 +541,8 @@ class Explorer:
         title = plain_str(title)  # the text it holds
         if len(title) > 1000:
             raise ValueError(f"title must be at most 1,000 characters, got {len(title):,}")
-        if isinstance(controls, (str, bytes, Control)) or not isinstance(controls, Iterable):
-            raise TypeError(f"controls must be a sequence of Control, got {_describe(controls)}")
+        if type(controls) not in (list, tuple):  # a plain list or tuple: a subclass's own iterator never runs
+            raise TypeError(f"controls must be a list or tuple of Control, got {_describe(controls)}")
         self.title = title
         try:
             self.controls = tuple(itertools.islice(controls, MAX_CONTROLS + 1))
