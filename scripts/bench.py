@@ -375,8 +375,6 @@ def bench_sliders(repeat: int) -> list[Row]:
     Every other explorer's figure waits for ``timed_update`` (compute, redraw, PNG encode).
     """
     rows: list[Row] = []
-    every_mine: list[float] = []
-    every_naive: list[float] = []
     kernel_moves: list[float] = []  # the moves whose figure waits for the kernel, and their naive baseline
     kernel_naive: list[float] = []
     naive_label = "new figure per move (Figure, setup, full draw, PNG)"
@@ -404,8 +402,6 @@ def bench_sliders(repeat: int) -> list[Row]:
                         naive_move(spec, {**start, c.name: v})
                         naive.append(time.perf_counter() - t0)
             ex.update(**start)
-            every_mine += mine
-            every_naive += naive
             med = statistics.median(mine)
             what = f"`{name}()`: {c.label} ({len(c.values)} values; {route(ex)})"
             if ex.framed:  # the figure waits for no kernel: its work is reported, not graded against the target
@@ -421,24 +417,13 @@ def bench_sliders(repeat: int) -> list[Row]:
                         med < SLIDER_TARGET,
                     )
                 )  # fmt: skip
-    med = statistics.median(every_mine)
-    rows.append(
-        Row(
-            "sliders",
-            f"every slider move above ({len(every_mine) - len(kernel_moves):,} kernel follow-ups without a PNG, "
-            f"{len(kernel_moves):,} kernel redraws with one)",
-            med,
-            len(every_mine),
-            naive_label,
-            statistics.median(every_naive),
-        )
-    )
     if kernel_moves:
         med = statistics.median(kernel_moves)
         rows.append(
             Row(
                 "sliders",
-                "**every move the figure waits for** (kernel redraw: compute, redraw, PNG)",
+                "**every move the figure waits for**: the kernel's share (compute, redraw, PNG; the message round "
+                "trip and the browser's decode are in the JupyterLab table)",
                 med,
                 len(kernel_moves),
                 naive_label,
@@ -851,8 +836,13 @@ def lab_latency() -> tuple[list[Row], str | None]:
             shown = ", ".join(f"`{e}`" for e in drawn)
             own = own if drawn else None  # else the file's figure is every naive press: say so
             label, base = (f"the naive {shown}, same server", own / 1e3) if own else (naive_label, naive_s)
-            ok = met(ms) if not own else (ms < target and ms / own <= ratio_goal if target and ratio_goal else None)
-            rows.append(Row("lab", f"`{name}` ({runs} presses)", ms / 1e3, runs, label, base, goal, ok))
+            if own:
+                ok = ms < target and ms / own <= ratio_goal if target and ratio_goal else None
+                rows.append(Row("lab", f"`{name}` ({runs} presses)", ms / 1e3, runs, label, base, goal, ok))
+            else:  # no naive version of these explorers: the ratio is against other figures, so not graded
+                label += "; other explorers, so the ratio is not graded"
+                ok = ms < target if target else None
+                rows.append(Row("lab", f"`{name}` ({runs} presses)", ms / 1e3, runs, label, base, f"< {target} ms", ok))
         ms = data.get("overall_median_ms")
         presses = data.get("presses", 0)
         if ms is not None:
@@ -876,7 +866,10 @@ def lab_latency() -> tuple[list[Row], str | None]:
                     f"({d['moves']} moves at {seen}, {d['figures_shown']} figures shown)",
                     ms / 1e3,
                     n,
-                    f"{d['baseline']}, same drags ({base['figures_shown']} figures shown)" if base else "",
+                    f"{d['baseline']} ({base.get('achieved_rate_per_s', '?')}/s as the page saw them, "
+                    f"{base['figures_shown']} figures shown)"
+                    if base
+                    else "",
                     base["last_move_to_final_ms"] / 1e3 if base else None,
                     f"< {drag_goal} ms" if drag_goal else "",
                     ms < drag_goal if drag_goal else None,
@@ -943,9 +936,10 @@ def table(rows: list[Row], mine_header: str) -> list[str]:
 def markdown(meta: dict[str, Any], rows: list[Row]) -> str:
     m = meta["machine"]
     bw = meta["bandwidth"]
+    by_hand = " (`make bench` runs it without `--snapshot`, leaving this file as it is)"
     lines = [
-        f"Measured {m['date']} by `scripts/bench.py{meta['args']}` (what `make bench` runs"
-        f"{', writing this snapshot too' if '--snapshot' in meta['args'] else ''}), in {meta['seconds']:.0f} s, on:",
+        f"Measured {m['date']} by `scripts/bench.py{meta['args']}`{by_hand if '--snapshot' in meta['args'] else ''}"
+        f", in {meta['seconds']:.0f} s, on:",
         "",
         f"- CPU: {m['cpu']}, {m['cores']} cores ({m['threads']} usable); no GPU used",
         f"- Python {m['python']}, NumPy {m['numpy']} ({m['blas']}, threads: {m['blas_threads']}), "
@@ -977,7 +971,8 @@ def markdown(meta: dict[str, Any], rows: list[Row]) -> str:
         "which the JupyterLab table below includes; "
         f"median over {meta['repeat']} sweeps of the values, the naive route over one",
         "drag": "**A drag in the kernel**: 20 moves at 60 per second across the first slider's values, "
-        "ipywidgets' throttle modelled (one message in flight, the latest position buffered), each move's "
+        "ipywidgets' throttle modelled (one message in flight, the latest position buffered; the message's round "
+        "trip to the browser is left out, so this is the kernel's share), each move's "
         "kernel work run for real (`Explorer.timed_update`: compute, redraw, PNG encode); time from the last "
         "move to the end of the final figure's redraw and encode. Only C's explorer takes this route live, and only "
         "its rows are graded; the others swap pre-rendered frames in the browser (F's drag there is in the "
@@ -993,9 +988,10 @@ def markdown(meta: dict[str, Any], rows: list[Row]) -> str:
         "lab": "**JupyterLab, key press to new figure**, measured by the last run of `tests/test_lab.py` "
         "(part of `make test`) "
         f"(`_build/bench/lab-latency.json`, dated {meta.get('lab_latency_date')}, on {meta.get('lab_cpu')}): "
-        "each notebook's presses against the same explorers drawn the naive way in the same server (against "
-        "every naive press where the notebook's explorers were not drawn naively), and drags of 20 pointer "
-        "moves asked at 60 per second (the rate the page saw is in each row); 1-minute load average "
+        "each notebook's presses against the same explorers drawn the naive way in the same server, later in "
+        "the same session, not turn by turn (against every naive press where the notebook's explorers were not "
+        "drawn naively), and drags of 20 pointer moves asked at 60 per second (the rate the page saw is in "
+        "each row, the baseline's too: a page busy with its figure sees fewer); 1-minute load average "
         f"{meta.get('lab_load', 'not recorded')}",
     }
     for key, intro in sections.items():
