@@ -45,11 +45,9 @@ H_EXAMPLE = (0.5, 0.2, -0.3)  # the context vector of worked example C
 
 def _vec(v: Any, signed: bool = True, digits: int = 2) -> str:
     """Numbers in brackets, signed (never "-0.00") or not, to ``digits`` decimals."""
-    values = np.asarray(v, dtype=float)
-    if signed and digits == 2:
-        return "[" + ", ".join(plots.signed2(x) for x in values) + "]"
-    shown = (f"{x + 0.0:+.{digits}f}" if signed else f"{x + 0.0:.{digits}f}" for x in values)
-    return "[" + ", ".join("0." + "0" * digits if s.lstrip("+-") == "0." + "0" * digits else s for s in shown) + "]"
+    zero, sign = f"{0:.{digits}f}", "+" if signed else ""
+    shown = (f"{x + 0.0:{sign}.{digits}f}" for x in np.asarray(v, dtype=float))
+    return "[" + ", ".join(zero if s.lstrip("+-") == zero else s for s in shown) + "]"
 
 
 def _token_label(i: int) -> str:

@@ -532,8 +532,7 @@ def arrows(
         raise ValueError(f"labels must name at most one arrow each ({len(v)}), got {len(labels)}")
     if len(colors) < len(v):
         raise ValueError(f"colors must hold one colour per arrow ({len(v)}), got {len(colors)}")
-    # read by position, only as many as are drawn: a sequence's own iterator never runs on
-    labels, colors = [labels[i] for i in range(len(labels))], [colors[i] for i in range(len(v))]
+    labels, colors = list(labels), list(colors[: len(v)])  # only the colours drawn are read
     for name, texts in (("labels", labels), ("colors", colors)):
         for t in texts:
             if not isinstance(t, str):
@@ -646,17 +645,13 @@ def curve(x: Any, y: Any, ax: Axes | None = None, *, label: str | None = None, c
         else:  # a width or a marker size: a few points, not 1e308 of them
             if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
                 raise TypeError(f"{key} must be a number, got {_describe(value)}")
-            kw[key] = x = check_real(value, key)
-            if key == "alpha":
-                if not 0 <= x <= 1:
-                    raise ValueError(f"alpha must be in [0, 1], got {short_repr(x)}")
-            elif key == "zorder":
-                if not abs(x) <= 1000:
-                    raise ValueError(f"zorder must be at most 1000 in size, got {short_repr(x)}")
-            elif not abs(x) <= 1000:
-                raise ValueError(f"{key} must be at most 1000 in size, got {short_repr(x)}")
-            elif not (x == 0 or x >= 0.01):  # a dash pattern scales with the width: 1e-300 would never end
-                raise ValueError(f"{key} must be 0 or at least 0.01 points, got {short_repr(x)}")
+            kw[key] = number = check_real(value, key)
+            if key == "alpha" and not 0 <= number <= 1:
+                raise ValueError(f"alpha must be in [0, 1], got {short_repr(number)}")
+            if not abs(number) <= 1000:
+                raise ValueError(f"{key} must be at most 1000 in size, got {short_repr(number)}")
+            if key != "zorder" and not (number == 0 or number >= 0.01):  # dashes scale with the width
+                raise ValueError(f"{key} must be 0 or at least 0.01 points, got {short_repr(number)}")
     with style():
         try:
             (line,) = ax.plot(xs, ys, color=color, label=label, **kw)

@@ -216,7 +216,7 @@ def _check_messages(slips: Any, right: Any, wrong: Any) -> tuple[Slip, ...]:
         if not isinstance(slip, Slip) or not isinstance(slip.feedback, str):
             raise TypeError(f"slips must hold Slip(value, feedback) with a str feedback, got {short_repr(slip)}")
     for name, value in (("right", right), ("wrong", wrong), *(("a slip's feedback", s.feedback) for s in slips)):
-        _check_choice_text(value, name)  # shown by the page too: text HTML would rewrite is refused
+        _check_page_text(value, name)  # shown by the page too: text HTML would rewrite is refused
     # Values and feedback as what they hold (a subclass's own +, format or __float__ never runs).
     return tuple(Slip(_plain_value(s.value), plain_str(s.feedback)) for s in slips)
 
@@ -230,7 +230,7 @@ def _plain_value(value: Any) -> Any:
     return value
 
 
-def _check_choice_text(value: Any, name: str) -> str:
+def _check_page_text(value: Any, name: str) -> str:
     """A choice (or a message) as the page will hold it: a str without control characters, which HTML
     would rewrite (a carriage return becomes a line feed, NUL becomes U+FFFD), so the two graders would
     differ."""
@@ -336,11 +336,11 @@ def grade_choice(
     >>> grade_choice("dog", "cat", slips=[Slip("dog", "Compare dot products, not angles.")]).status
     'slip'
     """
-    _check_choice_text(answer, "answer")
+    _check_page_text(answer, "answer")
     slips = _check_messages(slips, right, wrong)
     right, wrong = plain_str(right), plain_str(wrong)
     for slip in slips:
-        _check_choice_text(slip.value, "a slip's value")
+        _check_page_text(slip.value, "a slip's value")
     if choice is None:
         return Grade("blank", PICK_ONE)
     if not isinstance(choice, str):
@@ -433,7 +433,7 @@ class _Question:
             raise TypeError(f"wrong must be a str or None, got {short_repr(wrong)}")
         title, unit, fmt, wrong = plain_str(title), plain_str(unit), plain_str(fmt), plain_str(wrong)
         if wrong is not None:
-            _check_choice_text(wrong, "wrong")
+            _check_page_text(wrong, "wrong")
         if choices is not None:
             if isinstance(choices, (str, bytes)) or not hasattr(choices, "__iter__"):
                 raise TypeError(f"choices must be a sequence of str, got {short_repr(choices)}")
@@ -443,7 +443,7 @@ class _Question:
             for choice in choices:
                 if not isinstance(choice, str):
                     raise TypeError(f"choices must be a sequence of str, got an item {short_repr(choice)}")
-                _check_choice_text(choice, "choices")
+                _check_page_text(choice, "choices")
         slips = _check_messages(slips, RIGHT, "")
         self.percent = percent  # whether "42%" is read as 0.42: only for a fraction or a probability
         self.question = question
@@ -496,8 +496,8 @@ class _Question:
             if not isinstance(shown, str):
                 raise TypeError(f"fmt must format the answer as a str, got {short_repr(fmt)}")
             # the answer as shown is part of the page's messages: text HTML would rewrite is refused here
-            _check_choice_text(shown, "fmt (the answer as it formats it)")
-            _check_choice_text(unit, "unit")
+            _check_page_text(shown, "fmt (the answer as it formats it)")
+            _check_page_text(unit, "unit")
         self._widget: Any = None
 
     # -- grading (the live view calls this; the static page runs _GRADE_JS) ---------------------
