@@ -5,7 +5,8 @@ Usage::
     .venv/bin/python scripts/bench.py [--quick] [--repeat N] [--slow-repeat M] [--snapshot]
 
 Four sections, each figure the median of several timed runs after a warm-up, each shown with a
-baseline measured in the same run and the ratio ``measured time / baseline time`` (lower is
+baseline (timed in the same run; or, where its row says so, timed on a smaller input and scaled,
+or computed from rows above it) and the ratio ``measured time / baseline time`` (lower is
 better; below 1 the measured route is the faster):
 
 1. the library at GPT-2 scale (V = 50,257, d = 768, float32, seeded RNG) against a naive NumPy
@@ -71,7 +72,6 @@ N_IDS, N_CTX = 4096, 64
 EXPLORERS = CHAPTER_EXPLORERS
 SLIDER_TARGET = 0.025  # seconds per move
 DRAG_MOVES, DRAG_RATE = 20, 60  # a drag: 20 moves at 60 per second
-DRAG_TARGET = 0.100  # seconds from the drag's last move to its final figure
 NBVAL_TARGET = 60.0  # seconds for all notebooks
 WARM_BOOK_TARGET = 10.0  # seconds
 
@@ -484,13 +484,16 @@ def bench_drags(repeat: int) -> list[Row]:
             Row(
                 "drag",
                 f"`{name}()`: {c.label}, "
-                + ("kernel redraw" if not ex.framed else "kernel route, not used live (the browser swaps frames)"),
+                + (
+                    "kernel redraw (the kernel's share)"
+                    if not ex.framed
+                    else "kernel route, not used live (the browser swaps frames)"
+                ),
                 med,
                 len(mine),
                 "the naive route, same drag",
                 statistics.median(naive),
-                *((f"< {DRAG_TARGET * 1e3:.0f} ms", med < DRAG_TARGET) if not ex.framed else ()),
-            )
+            )  # not graded: the 100 ms goal is the reader's, end to end, graded on the JupyterLab drags
         )
     return rows
 
@@ -846,8 +849,19 @@ def lab_latency() -> tuple[list[Row], str | None]:
         ms = data.get("overall_median_ms")
         presses = data.get("presses", 0)
         if ms is not None:
+            pooled = data.get("overall_of")
+            of = f" of {', '.join(f'`{n}`' for n in pooled)}, whose explorers are all drawn naively" if pooled else ""
             rows.append(
-                Row("lab", f"**every key press** ({presses})", ms / 1e3, presses, naive_label, naive_s, goal, met(ms))
+                Row(
+                    "lab",
+                    f"**every key press**{of} ({presses})",
+                    ms / 1e3,
+                    presses,
+                    naive_label,
+                    naive_s,
+                    goal,
+                    met(ms),
+                )
             )
         drag_goal = data.get("target_drag_ms")
         drags = data.get("drags", {})
@@ -974,9 +988,10 @@ def markdown(meta: dict[str, Any], rows: list[Row]) -> str:
         "ipywidgets' throttle modelled (one message in flight, the latest position buffered; the message's round "
         "trip to the browser is left out, so this is the kernel's share), each move's "
         "kernel work run for real (`Explorer.timed_update`: compute, redraw, PNG encode); time from the last "
-        "move to the end of the final figure's redraw and encode. Only C's explorer takes this route live, and only "
-        "its rows are graded; the others swap pre-rendered frames in the browser (F's drag there is in the "
-        "JupyterLab table; the others' browser drags are not measured) "
+        "move to the end of the final figure's redraw and encode. Only C's explorer takes this route live; the "
+        "others swap pre-rendered frames in the browser. No row here is graded: the goal of 100 ms is from the "
+        "reader's last move to the figure on the screen, graded on the drags of the JupyterLab table below (C's "
+        "and F's; the others' browser drags are not measured) "
         f"(median of {meta['repeat']} drags, the naive route of {max(1, meta['repeat'] // 2)})",
         "training": "**Training (notebook I)**: one step of the small model, forward, backward and Adam "
         f"(median of {meta['repeat']} runs of 20 steps; embedlab and bare NumPy take turns, "
@@ -991,7 +1006,8 @@ def markdown(meta: dict[str, Any], rows: list[Row]) -> str:
         "each notebook's presses against the same explorers drawn the naive way in the same server, later in "
         "the same session, not turn by turn (against every naive press where the notebook's explorers were not "
         "drawn naively), and drags of 20 pointer moves asked at 60 per second (the rate the page saw is in "
-        "each row, the baseline's too: a page busy with its figure sees fewer); 1-minute load average "
+        "each row, the baseline's too: a page busy with its figure may see fewer, as the browser merges the moves "
+        "it cannot deliver in time); 1-minute load average "
         f"{meta.get('lab_load', 'not recorded')}",
     }
     for key, intro in sections.items():

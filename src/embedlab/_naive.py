@@ -1,7 +1,8 @@
 """The naive live route, kept only as a baseline to measure the explorers against.
 
 A naive explorer builds a new figure on every move: a fresh Figure and axes, the explorer's own
-``setup``, the update, a full draw and a PNG of the whole figure, sent to an ipywidgets ``Image``.
+``setup``, the update, a full draw and a PNG of the whole figure, sent as the same ``<img>`` with a data:
+URL that the live explorers send (so the baseline differs from them only in the work done per move).
 ``make bench`` times it in the kernel, and ``tests/test_lab.py`` drives it in the same JupyterLab
 as the real explorers, so each ratio is taken against a baseline measured in the same run.
 Not part of the library's interface.
@@ -9,7 +10,6 @@ Not part of the library's interface.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +17,7 @@ from unittest import mock
 
 from . import display, explorers
 from .plots import new_figure, style
-from .widgets import Control, png_bytes
+from .widgets import Control, _img_html, _readout_html, png_bytes
 
 #: The explorers of notebooks A to H (factories of :mod:`embedlab.explorers`), the baseline's subjects.
 CHAPTER_EXPLORERS = (
@@ -55,8 +55,9 @@ def capture_spec(factory: Callable[[], Any]) -> ExplorerSpec:
         return factory()
 
 
-def naive_move(spec: ExplorerSpec, values: dict[str, Any]) -> tuple[bytes, str]:
-    """A new figure for one move: fresh Figure and axes, the same setup, the update, a full draw, PNG."""
+def naive_move(spec: ExplorerSpec, values: dict[str, Any]) -> tuple[str, str]:
+    """A new figure for one move: fresh Figure and axes, the same setup, the update, a full draw, PNG, and the
+    same HTML a live explorer sends (the ``<img>`` and the readout)."""
     fig, axes = new_figure(display.fitted_size(spec.figsize), spec.ncols)
     display.fit(fig)  # the same size and resolution as the explorer's kept figure
     with style():
@@ -64,7 +65,7 @@ def naive_move(spec: ExplorerSpec, values: dict[str, Any]) -> tuple[bytes, str]:
     readout = update(**values)
     with display.quiet_layout():
         fig.canvas.draw()
-    return png_bytes(fig), readout
+    return _img_html(png_bytes(fig), "embedlab-layer", readout, "png"), _readout_html(readout)
 
 
 def naive_explorer(name: str) -> Any:
@@ -73,10 +74,12 @@ def naive_explorer(name: str) -> Any:
 
     spec = capture_spec(getattr(explorers, name))
     values = {c.name: c.value for c in spec.controls}
-    png, text = naive_move(spec, values)
-    image = w.Image(value=png, format="png", layout=w.Layout(width=f"{display.CSS_WIDTH}px", height="auto"))
-    image.add_class("embedlab-layer")
-    readout = w.HTML(value=f'<p class="embedlab-readout">{html.escape(text)}</p>')
+    picture, text = naive_move(spec, values)
+    # Shown exactly as a live explorer shows its figure: an <img> with a data: URL in an HTML widget.
+    image = w.HTML(
+        value=picture, layout=w.Layout(width=f"{display.CSS_WIDTH}px", max_width="100%", margin="2px", padding="0")
+    )
+    readout = w.HTML(value=text)
     sliders = []
     for c in spec.controls:
         slider = w.SelectionSlider(
@@ -85,8 +88,7 @@ def naive_explorer(name: str) -> Any:
 
         def moved(change: dict[str, Any], name: str = c.name) -> None:
             values[name] = change["new"]
-            image.value, text = naive_move(spec, values)
-            readout.value = f'<p class="embedlab-readout">{html.escape(text)}</p>'
+            image.value, readout.value = naive_move(spec, values)
 
         slider.observe(moved, names="value")
         sliders.append(slider)

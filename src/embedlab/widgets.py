@@ -681,11 +681,15 @@ class Explorer:
         return display.css_size(self.fig)
 
     def timed_update(self, **changes: Any) -> float:
-        """Seconds taken by one update as the live view does it: compute, redraw, PNG encode (``make bench``)."""
+        """Seconds taken by one update as the live view does it: compute, redraw, PNG encode and the HTML it
+        sends (``make bench``)."""
         t0 = time.perf_counter()
-        self.update(**changes)
-        self.live_png()
+        self._live_html(self.update(**changes))
         return time.perf_counter() - t0
+
+    def _live_html(self, text: str) -> tuple[str, str]:
+        """What the live view sends on a move: the kept figure as an ``<img>``, and the readout."""
+        return _img_html(self.live_png(), "embedlab-layer", text, "png"), _readout_html(text)
 
     # -- live view ------------------------------------------------------------------------
     @property
@@ -734,11 +738,12 @@ class Explorer:
             figure, readout = self._framed_view(w, sliders, css_w)
             self._image = self._readout_widget = None  # nothing for the kernel to send on a move
         else:
+            picture, text = self._live_html(self.readout)
+            # as wide as the sliders, with their margin
             figure = w.HTML(
-                value=_img_html(self.live_png(), "embedlab-layer", self.readout, "png"),
-                layout=w.Layout(width=f"{css_w}px", max_width="100%", margin="2px", padding="0"),  # as the sliders
+                value=picture, layout=w.Layout(width=f"{css_w}px", max_width="100%", margin="2px", padding="0")
             )
-            readout = w.HTML(value=_readout_html(self.readout))
+            readout = w.HTML(value=text)
             self._image, self._readout_widget = figure, readout
         self._sliders = sliders
         self._widget = w.VBox([*sliders, figure, readout], layout=w.Layout(width="100%"))
@@ -789,8 +794,7 @@ class Explorer:
         def handler(change: dict[str, Any]) -> None:
             text = self.update(**{name: change["new"]})  # the kernel's figure and values follow the slider
             if self._image is not None:  # not framed: the kernel's figure is what the reader sees
-                self._image.value = _img_html(self.live_png(), "embedlab-layer", text, "png")
-                self._readout_widget.value = _readout_html(text)
+                self._image.value, self._readout_widget.value = self._live_html(text)
 
         return handler
 
