@@ -87,3 +87,17 @@ def random_entries(n: int, seed: int = 0, around: float = 1.0) -> list[str]:
         else:
             out.append("".join(rng.choice(pieces) for _ in range(rng.randint(0, 10))))
     return out
+
+
+#: (typed, answer, abs_tol, rel_tol): tolerances at the edges of float64, where ``typed - answer`` or
+#: ``rel_tol * |answer|`` overflows. Both graders must agree with the exact comparison (in fractions).
+TOLERANCE_CASES: list[tuple[str, float, float, float]] = [
+    ("1e308", -1e308, 0.0, 1.9),  # |difference| 2e308 > 1.9e308: wrong, though both sides overflow to inf
+    ("1e308", -1e308, 0.0, 2.1),  # 2e308 <= 2.1e308: right
+    ("1.7e308", -1.7e308, 1.7976931348623157e308, 0.0),  # 3.4e308 > the largest tolerance: wrong
+    ("-1.7e308", 1.7e308, 0.0, 2.0),  # exactly on the bound: right
+    ("1e308", 1.5e308, 0.0, 0.4),  # a finite difference: 5e307 <= 6e307, right
+    ("1e308", 1.5e308, 0.0, 0.3),  # 5e307 > 4.5e307: wrong
+    ("5e-324", 0.0, 0.0, 0.0),  # the smallest subnormal: wrong against 0 with no tolerance
+    ("5e-324", 0.0, 5e-324, 0.0),  # right with a tolerance of one subnormal
+]

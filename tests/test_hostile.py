@@ -3976,3 +3976,75 @@ def test_hostile_pass_31_values_read_rightly():
         fig.canvas.draw()
         want = np.array(fig.canvas.buffer_rgba(), dtype=int)
         assert abs(int((got < 128).sum()) - int((want < 128).sum())) < 0.1 * int((want < 128).sum())
+
+
+_BROADCAST_BIG = 10**9  # a width whose full (V, d) arrays would not fit: only their broadcast views exist
+
+
+def _compare_broadcast():
+    res = embedlab.train.compare((0, 1), embedlab.corpus.make_corpus(0, n_train=5), d=4, steps=2)
+    V, d = res.corpus.vocab_size, _BROADCAST_BIG
+    flat = np.broadcast_to(0.0, (V, d))
+    configs = {k: dict(v, d=d) for k, v in res.configs.items()}
+    runs = {
+        k: [
+            dataclasses.replace(
+                x, d=d, params={n: flat for n in x.params}, E_init=flat,
+                E_checkpoints=np.broadcast_to(0.0, (len(x.checkpoint_steps), V, d)),
+                W_checkpoints=None if x.tied else np.broadcast_to(0.0, (len(x.checkpoint_steps), V, d)),
+            )
+            for x in v
+        ]
+        for k, v in res.runs.items()
+    }  # fmt: skip
+    return embedlab.train.CompareResult(res.corpus, configs, runs, res.seeds)
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: _compare_with(valid_loss=lambda x: x.valid_loss[:0], train_loss=lambda x: x.train_loss[:0],
+                               checkpoint_steps=lambda x: x.checkpoint_steps[:0]), ValueError, "checkpoint_steps"),
+        (lambda: _compare_with(E_checkpoints=lambda x: x.E_checkpoints[:1]), ValueError, "E_checkpoints"),
+        (lambda: _compare_with(E_checkpoints=lambda x: x.E_checkpoints[:, :5]), ValueError, "E_checkpoints"),
+        (lambda: _compare_with(E_checkpoints=lambda x: np.full_like(x.E_checkpoints, np.nan)), ValueError,
+         "E_checkpoints"),
+        (lambda: _compare_with(steps=lambda x: 10**400), ValueError, "steps"),
+        (lambda: _compare_with(E_init=lambda x: x.E_init * 1e200), ValueError, "E_init"),
+        (lambda: _compare_with(valid_loss=lambda x: np.full(len(x.valid_loss), 1e308)), ValueError, "valid_loss"),
+        (lambda: _compare_with(E_init=lambda x: x.E_init.astype(np.longdouble) * np.longdouble("1e4000")),
+         ValueError, "E_init"),
+        (_compare_broadcast, None, None),
+        (lambda: embedlab.train.class_cosine(np.broadcast_to(np.array([[1.0], [2.0], [3.0]]), (3, 10**10)),
+                                             ["a", "a", "b"]), ValueError, "E"),
+        (lambda: figures_mod.projection_panels([1.0, 0.0], [[1e-300, 1e-300]], labels=["a"]), None, None),
+        (lambda: figures_mod.projection_panels([1.0, 0.0], [[1.0, 0.0]], labels=["a"],
+                                               axes=np.array(plots_mod.new_figure()[1], dtype=object)), None, None),
+        (lambda: Control("x", "x", (np.longdouble("1e4000"), 2.0), fmt="{:.2f}"), ValueError, "fmt"),
+        (lambda: Control("x", "x", ("a|b", "c")), ValueError, "values of control"),
+    ],
+)  # fmt: skip
+def test_hostile_pass_32_rows(make, error, words):
+    with contextlib.redirect_stdout(io.StringIO()):
+        _value_or_short_refusal(make, error, words)
+
+
+def test_hostile_pass_32_values_read_rightly():
+    """Tiny rows projected at their true direction; the graders' tolerance past float64's largest; longdouble shown."""
+    title = figures_mod.projection_panels([1.0, 0.0], [[3e-162, 0.0]], labels=["a"])[1]["titles"][0].get_text()
+    assert title.startswith("a: +1.00 x"), title
+    title = figures_mod.projection_panels([1.0, 0.0], [[1e-300, 1e-300]], labels=["a"])[1]["titles"][0].get_text()
+    assert title.startswith(f"a: +{1 / np.sqrt(2):.2f} x"), title
+    # |1e308 - (-1e308)| = 2e308 against 1.9 x 1e308 (exact, in fractions): outside; against 2.1 x 1e308: inside
+    for rel in (1.9, 2.1):
+        exact = abs(Fraction(1e308) - Fraction(-1e308)) <= Fraction(rel) * Fraction(1e308)
+        assert quiz_mod.within(1e308, -1e308, 0.0, rel) is exact
+        status = quiz_mod.grade_number("1e308", -1e308, abs_tol=0.0, rel_tol=rel).status
+        assert status == ("right" if exact else "wrong")
+    c = Control("x", "x", (np.longdouble("1e4000"), 2.0))
+    assert c.show(np.longdouble("1e4000")) == str(np.longdouble("1e4000")) != "inf"
+    res = _compare_broadcast()  # accepted unexpanded; what would expand it is sized first, by name
+    assert res.summary()["tied"]["d"] == _BROADCAST_BIG
+    for refused in (lambda: res.drift("tied"), res.geometry, lambda: embedlab.train_plots.drift_bars(res)):
+        with pytest.raises(ValueError, match=r"^res('s E)? is too large"):
+            refused()

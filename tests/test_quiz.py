@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import html
 import re
+from fractions import Fraction
 
 import pytest
 
 from embedlab import quiz
 from embedlab.quiz import Exercise, Forecast, Slip, grade_choice, grade_number, parse_number
-from tests.quiz_cases import AMBIGUOUS_CASES, PARSE_CASES, PERCENT_CASES
+from tests.quiz_cases import AMBIGUOUS_CASES, PARSE_CASES, PERCENT_CASES, TOLERANCE_CASES
 
 
 @pytest.mark.parametrize(("text", "expected"), PARSE_CASES)
@@ -210,3 +211,13 @@ def test_grade_number_refuses_what_it_cannot_read_alike_on_the_page():
         quiz.grade_number("1", 1.0, abs_tol=float("nan"))
     with pytest.raises(TypeError, match="slips must hold Slip"):
         quiz.grade_number("1", 1.0, abs_tol=0.1, slips=[(0.5, "x")])
+
+
+@pytest.mark.parametrize(("typed", "answer", "abs_tol", "rel_tol"), TOLERANCE_CASES)
+def test_tolerance_at_float64s_edges_is_the_exact_comparison(typed, answer, abs_tol, rel_tol):
+    """Where the difference or the bound overflows, the grader still compares as exact arithmetic does."""
+    x = float(typed)
+    bound = max(Fraction(abs_tol), Fraction(rel_tol) * abs(Fraction(answer))) * (1 + Fraction(1, 10**9))
+    exact = abs(Fraction(x) - Fraction(answer)) <= bound
+    assert quiz.within(x, answer, abs_tol, rel_tol) is exact
+    assert grade_number(typed, answer, abs_tol=abs_tol, rel_tol=rel_tol).status == ("right" if exact else "wrong")

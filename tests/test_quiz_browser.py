@@ -20,7 +20,7 @@ import pytest
 
 from embedlab import exercises, quiz
 from tests.browser import PageWatch
-from tests.quiz_cases import AMBIGUOUS_CASES, PARSE_CASES, PERCENT_CASES, random_entries
+from tests.quiz_cases import AMBIGUOUS_CASES, PARSE_CASES, PERCENT_CASES, TOLERANCE_CASES, random_entries
 
 ROOT = Path(__file__).resolve().parents[1]
 SELF_CHECK = "notebooks/S-self-check.html"
@@ -194,6 +194,27 @@ def test_page_grader_says_how_an_ambiguous_entry_was_read(watch: PageWatch) -> N
         page_says = type_number(page, box, text)
         if page_says != {"status": python.status, "text": python.message}:
             problems.append(f"{text!r} against {answer}: page {page_says}, python {python}")
+    assert not problems, "\n".join(problems)
+    assert not watch.errors, watch.errors
+
+
+def test_page_grader_compares_at_float64s_edges_as_python_does(watch: PageWatch) -> None:
+    """Tolerances where the difference or the bound overflows: the page's verdict is Python's."""
+    page = watch.open(SELF_CHECK)
+    box = page.locator(".embedlab-exercise[data-kind=number]").first
+    problems = []
+    for text, answer, abs_tol, rel_tol in TOLERANCE_CASES:
+        box.evaluate(
+            "(b, c) => { b.dataset.answer = String(c[0]); b.dataset.abs = String(c[1]); b.dataset.rel = String(c[2]);"
+            " b.dataset.slips = '[]'; b.dataset.pct = '1'; }",
+            [answer, abs_tol, rel_tol],
+        )
+        python = quiz.grade_number(text, answer, abs_tol=abs_tol, rel_tol=rel_tol)
+        page_says = type_number(page, box, text)
+        if page_says != {"status": python.status, "text": python.message}:
+            problems.append(
+                f"{text!r} against {answer} (abs {abs_tol}, rel {rel_tol}): page {page_says}, python {python}"
+            )
     assert not problems, "\n".join(problems)
     assert not watch.errors, watch.errors
 

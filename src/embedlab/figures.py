@@ -58,6 +58,12 @@ def drawing_plane(a: Any, b: Any) -> np.ndarray:
         return plane_basis(a, axis)
 
 
+def _length(v: np.ndarray) -> float:
+    """The Euclidean length of ``v``, scaled by its largest entry first so it neither overflows nor underflows."""
+    top = float(np.max(np.abs(v), initial=0.0))
+    return 0.0 if top == 0.0 else top * float(np.linalg.norm(v.astype(np.float64) / top))
+
+
 def projection_panels(h: Any, E: Any, labels: Sequence[str] = TOKENS, *, axes: Any = None) -> tuple[Any, dict]:
     """One panel per row of ``E``: the row, ``h``, and ``h``'s projection on the row's line.
 
@@ -85,6 +91,8 @@ def projection_panels(h: Any, E: Any, labels: Sequence[str] = TOKENS, *, axes: A
     else:
         given = axes
         axes = [axes] if isinstance(axes, Axes) else axes
+        if type(axes) is np.ndarray and axes.ndim == 0:  # one Axes held in a 0-d array
+            axes = axes.reshape(1)
         if type(axes) not in (list, tuple, np.ndarray) or len(axes) > 4096:
             raise TypeError(
                 f"axes must be a matplotlib Axes or an array of them, one per row of E; got {_describe(given)}"
@@ -97,16 +105,16 @@ def projection_panels(h: Any, E: Any, labels: Sequence[str] = TOKENS, *, axes: A
         fig = axes[0].figure
     axes = np.atleast_1d(axes).ravel()[: E.shape[0]]
     out: dict[str, list] = {"arrows": [], "projections": [], "drops": [], "titles": [], "planes": []}
-    lim = 1.15 * max(float(np.linalg.norm(h)), float(np.linalg.norm(E, axis=1).max()))
+    lim = 1.15 * max(_length(h), *(_length(e) for e in E))
     if lim > plots.MAX_DRAWN_VALUE:
         raise ValueError(f"h and E must have lengths of at most {plots.MAX_DRAWN_VALUE / 1.15:g} to be drawn")
     for ax, e, label in zip(axes, E, labels, strict=True):
-        norm_e = float(np.linalg.norm(e))
+        norm_e = _length(e)
         if norm_e == 0.0:
             raise ValueError(f"row {short_repr(label)} of E is zero: it has no direction to project on")
         basis = drawing_plane(e, h)  # first axis along the row
         e2, h2 = basis @ e, basis @ h  # (2,), (2,): true lengths and angle
-        along = dot(h, e) / norm_e  # signed length of h's shadow on the row's line
+        along = float(h.astype(np.float64) @ basis[0])  # signed length of h's shadow on the row's line
         q = plots.arrows([e2, h2], ax, labels=[label, "h"], colors=[plots.BLUE, plots.ORANGE], limit=lim)
         below = -0.12 * lim  # the shadow is drawn just under the row's line, so it hides no arrow
         with plots.style():

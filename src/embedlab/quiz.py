@@ -169,11 +169,18 @@ def _check_text(text: Any) -> None:
 
 
 def within(x: float, target: float, abs_tol: float, rel_tol: float = 0.0) -> bool:
-    """``|x - target| <= max(abs_tol, rel_tol * |target|)``, with a hair of slack for rounding."""
+    """``|x - target| <= max(abs_tol, rel_tol * |target|)``, with a hair of slack for rounding.
+
+    Where ``x - target`` overflows (two numbers near float64's largest, of opposite signs), every
+    term is halved first, which is exact there, so the comparison is of finite numbers. The page's
+    grader follows the same rule.
+    """
     x, target = _finite(x, "x"), _finite(target, "target")
     abs_tol, rel_tol = _finite(abs_tol, "abs_tol"), _finite(rel_tol, "rel_tol")
     if abs_tol < 0 or rel_tol < 0:
         raise ValueError(f"abs_tol and rel_tol must be >= 0, got {short_repr(abs_tol)} and {short_repr(rel_tol)}")
+    if math.isinf(x - target):
+        x, target, abs_tol = x / 2, target / 2, abs_tol / 2
     return abs(x - target) <= max(abs_tol, rel_tol * abs(target)) * (1 + 1e-9)
 
 
@@ -368,7 +375,8 @@ _PARSE_JS = (
 )
 _GRADE_JS = (
     "var q=this.closest('.embedlab-quiz'),d=q.dataset,s,m=null;"
-    "function w(x,a){return Math.abs(x-a)<=Math.max(Number(d.abs),Number(d.rel)*Math.abs(a))*(1+1e-9);}"
+    "function w(x,a){var t=Number(d.abs);if(Math.abs(x-a)===Infinity){x/=2;a/=2;t/=2;}"
+    "return Math.abs(x-a)<=Math.max(t,Number(d.rel)*Math.abs(a))*(1+1e-9);}"
     "var sl=JSON.parse(d.slips);"
     "function G(x,n){if(w(x,Number(d.answer)))return['right',d.right+n];"
     "for(var i=0;i<sl.length;i++){if(w(x,Number(sl[i][0])))return['slip',sl[i][1]+n];}return['wrong',d.wrong+n];}"

@@ -1018,6 +1018,19 @@ def fit(
 # -- experiments -------------------------------------------------------------------------------
 
 
+# The largest magnitude a run's recorded weights and losses may hold: far beyond anything training makes, and
+# small enough that a norm, a mean or a spread over them stays finite in float64.
+_MAX_RECORDED = 1e150
+
+
+def _check_recorded(a: np.ndarray, name: str) -> None:
+    """Refuse NaN, inf and magnitudes above ``_MAX_RECORDED`` in a recorded array (a broadcast one unexpanded)."""
+    check_finite(a, name)
+    a = compact(a)
+    if a.size and np.longdouble(max(a.max(), -a.min())) > _MAX_RECORDED:  # exact in every float dtype
+        raise ValueError(f"{name} must hold values of magnitude at most {_MAX_RECORDED:g}, as training makes them")
+
+
 @dataclass
 class CompareResult:
     """Tied against untied over several seeds: what :func:`compare` returns.
@@ -1071,14 +1084,10 @@ class CompareResult:
 
         ``ids`` defaults to the tokens no training context reads (:meth:`Corpus.never_read`).
         """
-        if ids is not None:
-            ids = check_ids(ids, self.corpus.vocab_size)
-            check_nbytes(
-                (len(self.seeds) + 1, ids.size, max(1, self.configs[self._name(name)]["d"])), np.float64, "ids"
-            )
-            ids = ids.reshape(-1)
-        else:
-            ids = self.corpus.never_read()
+        given = ids is not None
+        ids = check_ids(ids, self.corpus.vocab_size).reshape(-1) if given else self.corpus.never_read()
+        d = max(1, self.configs[self._name(name)]["d"])
+        check_nbytes((len(self.seeds) + 1, ids.size, d), np.float64, "ids" if given else "res's E")
         return np.stack([np.linalg.norm(r.params["E"][ids] - r.E_init[ids], axis=1) for r in self._runs(name)])
 
     def geometry(self, ids: Any = None) -> dict[str, np.ndarray]:
@@ -1097,7 +1106,10 @@ class CompareResult:
         """
         self._tied_and_untied()
         V = self.corpus.vocab_size
-        ids = np.arange(1, V) if ids is None else check_ids(ids, V).reshape(-1)
+        given = ids is not None
+        ids = check_ids(ids, V).reshape(-1) if given else np.arange(1, V)
+        d = max(self.configs["tied"]["d"], self.configs["untied"]["d"])
+        check_nbytes((3, ids.size, d), np.float64, "ids" if given else "res's E")  # as class_cosine reads rows
         classes = self.corpus.classes
         mats = {
             "tied E": [r.params["E"] for r in self._runs("tied")],
@@ -1157,31 +1169,31 @@ class CompareResult:
             for r in runs:
                 if not isinstance(r, TrainResult):
                     raise TypeError(f"{where} must hold TrainResult objects, got {_describe(r)}")
-                check_size(r.steps, f"{where}'s steps")
+                _check_steps(r.steps, f"{where}'s steps")
                 if check_flag(r.tied, f"{where}'s tied") != tied or check_size(r.d, f"{where}'s d") != d:
                     raise ValueError(
                         f"{where} must hold runs made with {where.replace('runs', 'configs')}'s tied and d"
                     )
                 if not _plain_dict(r.params):
                     raise TypeError(f"{where} must hold runs whose params is a plain dict of str keys (as train makes)")
-                arrays = {"E": r.params.get("E"), "E_init": r.E_init}
-                if not tied:
-                    arrays["W"] = r.params.get("W")
-                for key, a in arrays.items():
-                    if not (isinstance(a, np.ndarray) and a.shape == (V, d) and a.dtype.kind == "f"):
-                        raise ValueError(f"{where} must hold runs whose {key} is a float array of shape ({V}, {d})")
-                    if not np.isfinite(a).all():
-                        raise ValueError(f"{where} must hold runs whose {key} is finite")
                 steps = r.checkpoint_steps
-                if not (isinstance(steps, np.ndarray) and steps.ndim == 1 and steps.dtype.kind in "iu"):
-                    raise ValueError(f"{where} must hold runs whose checkpoint_steps is a 1-D int array")
+                if not (isinstance(steps, np.ndarray) and steps.ndim == 1 and steps.dtype.kind in "iu" and steps.size):
+                    raise ValueError(f"{where} must hold runs whose checkpoint_steps is a non-empty 1-D int array")
                 c = len(steps)
+                arrays = {"E": (r.params.get("E"), (V, d)), "E_init": (r.E_init, (V, d))}
+                arrays["E_checkpoints"] = (r.E_checkpoints, (c, V, d))
+                if not tied:
+                    arrays["W"] = (r.params.get("W"), (V, d))
+                    arrays["W_checkpoints"] = (r.W_checkpoints, (c, V, d))
                 for key in ("train_loss", "valid_loss"):
                     a = getattr(r, key)
                     if not (isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype.kind == "f" and len(a) == c):
                         raise ValueError(f"{where} must hold runs with one {key} per checkpoint")
-                    if not np.isfinite(a).all():
-                        raise ValueError(f"{where} must hold runs whose {key} is finite")
+                    arrays[key] = (a, (c,))
+                for key, (a, shape) in arrays.items():
+                    if not (isinstance(a, np.ndarray) and a.shape == shape and a.dtype.kind == "f"):
+                        raise ValueError(f"{where} must hold runs whose {key} is a float array of shape {shape}")
+                    _check_recorded(a, f"{where}'s {key}")
                 counts = (r.row_updates, r.rows_touched)
                 if not all(isinstance(a, np.ndarray) and a.dtype.kind in "iu" for a in counts):
                     raise ValueError(f"{where} must hold runs whose row_updates and rows_touched are int counts")
@@ -1436,6 +1448,7 @@ def class_cosine(E: Any, classes: Any, ids: Any = None) -> tuple[float, float]:
         raise ValueError("ids must not repeat a token (a repeated row would count as a pair with itself)")
     # every pair's cosine, and the masks and selections made of it
     check_nbytes((4, len(ids), len(ids)), np.float64, "ids" if given_ids else "E")
+    check_nbytes((3, len(ids), E.shape[1]), np.float64, "E")  # the rows in float64, scaled, then normalized
     rows = E[ids].astype(np.float64)
     top = np.abs(rows).max(axis=1, keepdims=True)
     if not top.all():  # as embedlab.cosine refuses it: a zero row has no direction

@@ -22,6 +22,7 @@ from ._validation import (
     _plain_real,
     as_array,
     check_choice,
+    check_nbytes,
     check_real,
     exact_int,
     plain_str,
@@ -197,6 +198,8 @@ def drift_bars(res: CompareResult, ax: Axes | None = None, *, names: Sequence[st
         "absent": corpus.unseen(),
     }
     groups = {label: ids for label, ids in groups.items() if len(ids)}
+    for name in names:  # each group's rows, seed by seed: sized before any is read
+        check_nbytes((len(res.seeds) + 1, corpus.vocab_size, max(1, res.configs[name]["d"])), np.float64, "res")
     width = 0.8 / len(names)
     out: dict[str, Any] = {"values": {}}
     with style():

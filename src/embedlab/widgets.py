@@ -207,6 +207,11 @@ class Control:
         for v in self.values:
             shown = self._format(v)
             if "|" in shown:  # the static page splits a slider's labels on "|"
+                if self.fmt == "{}":  # the value's own text: the caller's values are what to change
+                    raise ValueError(
+                        f"values of control {self.name!r} must not show a '|' (the page splits a slider's labels "
+                        f"on it), got {short_repr(v)}"
+                    )
                 raise ValueError(
                     f"fmt of control {self.name!r} must not show a '|', got {short_repr(shown)} for {short_repr(v)}"
                 )
@@ -215,6 +220,16 @@ class Control:
 
     def _format(self, v: Any) -> str:
         """``v`` as fmt shows it, or a ValueError or TypeError naming fmt (a callable fmt may fail at any time)."""
+        if isinstance(self.fmt, str) and type(v) is np.longdouble and v != 0:
+            # A format string reads a longdouble as a float64: beyond float64's range it would show inf or 0.
+            as64 = float(v)
+            if math.isinf(as64) or abs(as64) < sys.float_info.min:
+                if self.fmt == "{}":
+                    return str(v)  # NumPy's own text, to the value's full range
+                raise ValueError(
+                    f"fmt of control {self.name!r} cannot show the value {short_repr(v)}: a format string reads a "
+                    f"longdouble as a float64, which would show {as64!r}; use fmt='{{}}' or a callable"
+                )
         try:
             shown = self.fmt(v) if callable(self.fmt) else self.fmt.format(v)
         except Exception as exc:
