@@ -4048,3 +4048,63 @@ def test_hostile_pass_32_values_read_rightly():
     for refused in (lambda: res.drift("tied"), res.geometry, lambda: embedlab.train_plots.drift_bars(res)):
         with pytest.raises(ValueError, match=r"^res('s E)? is too large"):
             refused()
+
+
+def _compare_replaced(name=None, **fields):
+    """compare's small result with ``fields`` replaced in every run (or only in ``name``'s first run)."""
+    res = embedlab.train.compare((0, 1), embedlab.corpus.make_corpus(0, n_train=5), d=4, steps=2)
+    runs = {
+        k: [dataclasses.replace(r, **fields) if name in (None, k) and (name is None or i == 0) else r
+            for i, r in enumerate(v)]
+        for k, v in res.runs.items()
+    }  # fmt: skip
+    return dataclasses.replace(res, runs=runs)
+
+
+def _e_pair(dtype, value):
+    return {"params": {"E": np.full((127, 4), value, dtype)}, "E_init": np.zeros((127, 4), dtype)}
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: _compare_replaced("tied", **_e_pair(np.float16, 300)).drift("tied", [1]), None, None),
+        (lambda: _compare_replaced("tied", **_e_pair(np.float32, 1e20)).drift("tied", [1]), None, None),
+        (lambda: embedlab.train_plots.drift_bars(_compare_replaced("tied", **_e_pair(np.float16, 300))), None, None),
+        (lambda: _compare_replaced(valid_loss=np.array([6e4, 6e4, 6e4], np.float16)).summary(), None, None),
+        (lambda: embedlab.train_plots.loss_curves(_compare_replaced(valid_loss=np.array([6e4] * 3, np.float16))),
+         None, None),
+        (lambda: embedlab.train_plots.loss_curves(_compare_replaced(valid_loss=np.array([2e17, 1e17, 1e17]))),
+         None, None),
+        (lambda: _compare_replaced(valid_loss=np.array([0.0, -1e17, -1e17])), ValueError, "valid_loss"),
+        (lambda: _compare_replaced(rows_touched=np.broadcast_to(np.int64(5), (10**12,))), ValueError,
+         "rows_touched"),
+        (lambda: _compare_replaced(checkpoint_steps=np.array([0, 0, 0])), ValueError, "checkpoint_steps"),
+        (lambda: embedlab.train.class_cosine(np.ones((3000, 2)), np.broadcast_to(np.array(["a" * 10**7]), (3000,))),
+         ValueError, "classes"),
+        (lambda: embedlab.train.class_cosine(np.eye(4) + 0.1, np.array([np.nan, np.nan, 2.0, 2.0])), TypeError,
+         "classes"),
+        (lambda: Control("x", "x", (np.clongdouble(np.longdouble("1e4000")),)), None, None),
+        (lambda: Control("x", "x", (np.clongdouble(np.longdouble("1e4000")),), fmt="{:.2f}"), ValueError, "fmt"),
+        (lambda: figures_mod.projection_panels([1.0, 0.0], [[1.0, 0.0]] * 200, ["a"] * 200), ValueError, "E"),
+    ],
+)  # fmt: skip
+def test_hostile_pass_33_rows(make, error, words):
+    with contextlib.redirect_stdout(io.StringIO()):
+        _value_or_short_refusal(make, error, words)
+
+
+def test_hostile_pass_33_values_read_rightly():
+    """Drift and summaries in float64 whatever the recorded dtype; labels compared as labels."""
+    res = _compare_replaced("tied", **_e_pair(np.float16, 300))
+    assert res.drift("tied", [1])[0, 0] == pytest.approx(600.0)
+    res = _compare_replaced("tied", **_e_pair(np.float32, 1e20))
+    assert res.drift("tied", [1])[0, 0] == pytest.approx(2e20, rel=1e-6)
+    tiny = _compare_replaced("tied", **_e_pair(np.float64, 1e-300))
+    assert tiny.drift("tied", [1])[0, 0] == pytest.approx(2e-300)
+    summary = _compare_replaced(valid_loss=np.array([6e4, 6e4, 6e4], np.float16)).summary()
+    assert summary["tied"]["final_valid"] == pytest.approx(float(np.float16(6e4)))
+    within, between = embedlab.train.class_cosine(np.eye(4) + 0.1, np.array([7, 7, 2, 2]))
+    assert (within, between) == embedlab.train.class_cosine(np.eye(4) + 0.1, ["p", "p", "q", "q"])
+    assert within == pytest.approx(0.1935, abs=1e-4) and between == pytest.approx(0.1935, abs=1e-4)
+    assert Control("x", "x", (np.clongdouble(np.longdouble("1e4000")),))._shown == ("(1e+4000+0j)",)

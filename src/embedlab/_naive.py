@@ -58,6 +58,9 @@ def capture_spec(factory: Callable[[], Any]) -> ExplorerSpec:
 def naive_move(spec: ExplorerSpec, values: dict[str, Any]) -> tuple[str, str]:
     """A new figure for one move: fresh Figure and axes, the same setup, the update, a full draw, PNG, and the
     same HTML a live explorer sends (the ``<img>`` and the readout)."""
+    if type(values) is not dict or set(values) != {c.name for c in spec.controls}:
+        raise TypeError(f"values must be a dict with one value per control {[c.name for c in spec.controls]}")
+    values = {c.name: c.snap(values[c.name]) for c in spec.controls}  # as the explorer's own sliders allow
     fig, axes = new_figure(display.fitted_size(spec.figsize), spec.ncols)
     display.fit(fig)  # the same size and resolution as the explorer's kept figure
     with style():
@@ -72,6 +75,8 @@ def naive_explorer(name: str) -> Any:
     """The ipywidgets view of explorer ``name`` (e.g. ``"alignment_explorer"``) drawn the naive way."""
     import ipywidgets as w
 
+    if name not in CHAPTER_EXPLORERS:
+        raise ValueError(f"name must be one of {list(CHAPTER_EXPLORERS)}, got {name!r}"[:300])
     spec = capture_spec(getattr(explorers, name))
     values = {c.name: c.value for c in spec.controls}
     picture, text = naive_move(spec, values)

@@ -87,6 +87,10 @@ def projection_panels(h: Any, E: Any, labels: Sequence[str] = TOKENS, *, axes: A
     if axes is None:
         ncols = 2 if E.shape[0] > 1 else 1
         nrows = -(-E.shape[0] // ncols)
+        if E.shape[0] > plots.MAX_AXES:  # one panel each, in a figure of at most MAX_AXES axes
+            raise ValueError(
+                f"E must have at most {plots.MAX_AXES} rows to draw one panel each, got {E.shape[0]}; pass axes"
+            )
         fig, axes = plots.new_figure((6.4, 2.6 * nrows), ncols=ncols, nrows=nrows)
     else:
         given = axes

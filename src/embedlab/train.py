@@ -1023,6 +1023,15 @@ def fit(
 _MAX_RECORDED = 1e150
 
 
+def _row_lengths(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``||a[r] - b[r]||`` for each row, in float64, each row scaled by its largest entry first (no overflow,
+    no underflow, whatever the arrays' dtype)."""
+    diff = a.astype(np.float64) - b.astype(np.float64)
+    top = np.abs(diff).max(axis=1, initial=0.0)
+    scale = np.where(top > 0, top, 1.0)
+    return top * np.linalg.norm(diff / scale[:, None], axis=1)
+
+
 def _check_recorded(a: np.ndarray, name: str) -> None:
     """Refuse NaN, inf and magnitudes above ``_MAX_RECORDED`` in a recorded array (a broadcast one unexpanded)."""
     check_finite(a, name)
@@ -1058,7 +1067,7 @@ class CompareResult:
     def curves(self, name: str, which: str = "valid") -> np.ndarray:
         """Loss at each checkpoint of each seed, ``(n_seeds, c)``; ``which`` is ``"valid"`` or ``"train"``."""
         which = check_choice(which, "which", ("valid", "train"))
-        return np.stack([getattr(r, f"{which}_loss") for r in self._runs(name)])
+        return np.stack([getattr(r, f"{which}_loss") for r in self._runs(name)]).astype(np.float64)
 
     def summary(self) -> dict[str, dict[str, float]]:
         """Per configuration: width, parameters, and mean and standard deviation over seeds (``ddof=1``)
@@ -1088,7 +1097,7 @@ class CompareResult:
         ids = check_ids(ids, self.corpus.vocab_size).reshape(-1) if given else self.corpus.never_read()
         d = max(1, self.configs[self._name(name)]["d"])
         check_nbytes((len(self.seeds) + 1, ids.size, d), np.float64, "ids" if given else "res's E")
-        return np.stack([np.linalg.norm(r.params["E"][ids] - r.E_init[ids], axis=1) for r in self._runs(name)])
+        return np.stack([_row_lengths(r.params["E"][ids], r.E_init[ids]) for r in self._runs(name)])
 
     def geometry(self, ids: Any = None) -> dict[str, np.ndarray]:
         """:func:`class_cosine` of the tied ``E`` and of the untied model's ``E`` and ``W``, seed by seed.
@@ -1169,17 +1178,26 @@ class CompareResult:
             for r in runs:
                 if not isinstance(r, TrainResult):
                     raise TypeError(f"{where} must hold TrainResult objects, got {_describe(r)}")
-                _check_steps(r.steps, f"{where}'s steps")
                 if check_flag(r.tied, f"{where}'s tied") != tied or check_size(r.d, f"{where}'s d") != d:
                     raise ValueError(
                         f"{where} must hold runs made with {where.replace('runs', 'configs')}'s tied and d"
                     )
                 if not _plain_dict(r.params):
                     raise TypeError(f"{where} must hold runs whose params is a plain dict of str keys (as train makes)")
+                n_steps = _check_steps(r.steps, f"{where}'s steps")
                 steps = r.checkpoint_steps
                 if not (isinstance(steps, np.ndarray) and steps.ndim == 1 and steps.dtype.kind in "iu" and steps.size):
                     raise ValueError(f"{where} must hold runs whose checkpoint_steps is a non-empty 1-D int array")
                 c = len(steps)
+                if (
+                    c > n_steps + 1
+                    or steps.min() < 0
+                    or steps.max() > n_steps
+                    or (c > 1 and not (np.diff(steps) > 0).all())
+                ):
+                    raise ValueError(
+                        f"{where} must hold runs whose checkpoint_steps rise from 0 to their steps ({n_steps})"
+                    )
                 arrays = {"E": (r.params.get("E"), (V, d)), "E_init": (r.E_init, (V, d))}
                 arrays["E_checkpoints"] = (r.E_checkpoints, (c, V, d))
                 if not tied:
@@ -1194,13 +1212,15 @@ class CompareResult:
                     if not (isinstance(a, np.ndarray) and a.shape == shape and a.dtype.kind == "f"):
                         raise ValueError(f"{where} must hold runs whose {key} is a float array of shape {shape}")
                     _check_recorded(a, f"{where}'s {key}")
+                    if key.endswith("_loss") and compact(a).min() < 0:
+                        raise ValueError(f"{where} must hold runs whose {key} is a cross-entropy, at least 0")
                 counts = (r.row_updates, r.rows_touched)
                 if not all(isinstance(a, np.ndarray) and a.dtype.kind in "iu" for a in counts):
                     raise ValueError(f"{where} must hold runs whose row_updates and rows_touched are int counts")
                 if r.row_updates.shape != (V,):
                     raise ValueError(f"{where} must hold runs with one row_updates count per token ({V})")
-                if not (r.rows_touched.ndim == 1 and r.rows_touched.size):
-                    raise ValueError(f"{where} must hold runs with rows_touched, one count per step")
+                if r.rows_touched.shape != (n_steps,):
+                    raise ValueError(f"{where} must hold runs with rows_touched, one count per step ({n_steps})")
                 if checkpoints is None:
                     checkpoints = c
                 elif c != checkpoints:
@@ -1431,6 +1451,8 @@ def class_cosine(E: Any, classes: Any, ids: Any = None) -> tuple[float, float]:
     classes = as_array(classes, "classes", "labels")
     if classes.shape != (E.shape[0],):
         raise ValueError(f"classes must have shape ({E.shape[0]},), one label per row of E, got {classes.shape}")
+    if classes.dtype.kind not in "iuUO":  # labels are compared for equality: a float NaN would differ from itself
+        raise TypeError(f"classes must hold str or int labels, got an array of {classes.dtype}")
     if classes.dtype == object or type(given) in (list, tuple):
         # Labels compared with ==: plain str or int (NumPy's own too), so no label's own == runs; and of one
         # kind, for NumPy would turn [1, "1"] into two equal strings.
@@ -1458,7 +1480,9 @@ def class_cosine(E: Any, classes: Any, ids: Any = None) -> tuple[float, float]:
     rows = rows / top
     rows = rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), np.finfo(np.float64).tiny)
     cos = rows @ rows.T  # (n, n)
-    same = classes[ids][:, None] == classes[ids][None, :]
+    check_nbytes((3, len(ids)), classes.dtype, "classes")  # the chosen labels, sorted, then one code each
+    codes = np.unique(classes[ids], return_inverse=True)[1].reshape(-1)  # labels compared once each, by sorting
+    same = codes[:, None] == codes[None, :]
     off = ~np.eye(len(ids), dtype=bool)
     if not (same & off).any() or not (~same).any():
         raise ValueError(

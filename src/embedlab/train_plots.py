@@ -162,7 +162,8 @@ def loss_curves(
             out[name] = {"line": line, "band": band}
             lowest = min(lowest, float(mean.min()))
         start = max(float(res.curves(n, which)[:, 0].mean()) for n in names)
-        if zoom is not None and lowest + zoom < start:
+        # cut only where the window is a visible part of the losses' scale (not below float64's resolution there)
+        if zoom is not None and lowest + zoom < start and zoom > 1e-6 * abs(lowest):
             ax.set_ylim(lowest - 0.1 * zoom, lowest + zoom)
             out["cut"] = ax.annotate(
                 f"axis cut at {lowest + zoom:.2f} nats: at step 0 the loss is {start:.2f}",

@@ -220,15 +220,16 @@ class Control:
 
     def _format(self, v: Any) -> str:
         """``v`` as fmt shows it, or a ValueError or TypeError naming fmt (a callable fmt may fail at any time)."""
-        if isinstance(self.fmt, str) and type(v) is np.longdouble and v != 0:
-            # A format string reads a longdouble as a float64: beyond float64's range it would show inf or 0.
-            as64 = float(v)
-            if math.isinf(as64) or abs(as64) < sys.float_info.min:
+        if isinstance(self.fmt, str) and type(v) in (np.longdouble, np.clongdouble):
+            # A format string reads a longdouble as a float64 (a complex one as a complex128): beyond float64's
+            # range it would show inf or 0, with a warning.
+            parts = (v.real, v.imag) if type(v) is np.clongdouble else (v,)
+            if any(x != 0 and not sys.float_info.min <= abs(float(x)) < math.inf for x in parts):
                 if self.fmt == "{}":
                     return str(v)  # NumPy's own text, to the value's full range
                 raise ValueError(
-                    f"fmt of control {self.name!r} cannot show the value {short_repr(v)}: a format string reads a "
-                    f"longdouble as a float64, which would show {as64!r}; use fmt='{{}}' or a callable"
+                    f"fmt of control {self.name!r} cannot show the value {short_repr(v)}: a format string reads it "
+                    "in float64, where it is out of range; use fmt='{}' or a callable"
                 )
         try:
             shown = self.fmt(v) if callable(self.fmt) else self.fmt.format(v)
