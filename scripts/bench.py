@@ -1003,6 +1003,8 @@ def markdown(meta: dict[str, Any], rows: list[Row]) -> str:
         "lab": "**JupyterLab, key press to new figure**, measured by the last run of `tests/test_lab.py` "
         "(part of `make test`) "
         f"(`_build/bench/lab-latency.json`, dated {meta.get('lab_latency_date')}, on {meta.get('lab_cpu')}): "
+        "from the moment the browser took the key or the pointer move (the event's own time stamp, so a page "
+        "busy with its figure shows its lag) to the first painted frame holding the decoded new figure; "
         "each notebook's presses against the same explorers drawn the naive way in the same server, later in "
         "the same session, not turn by turn (against every naive press where the notebook's explorers were not "
         "drawn naively), and drags of 20 pointer moves asked at 60 per second (the rate the page saw is in "

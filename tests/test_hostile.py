@@ -51,6 +51,7 @@ from hypothesis.configuration import set_hypothesis_home_dir
 from matplotlib.text import Annotation
 
 import embedlab
+import embedlab._naive
 from embedlab import (  # noqa: F401  (attributes of embedlab below)
     angle_deg,
     architectures,
@@ -4108,3 +4109,77 @@ def test_hostile_pass_33_values_read_rightly():
     assert (within, between) == embedlab.train.class_cosine(np.eye(4) + 0.1, ["p", "p", "q", "q"])
     assert within == pytest.approx(0.1935, abs=1e-4) and between == pytest.approx(0.1935, abs=1e-4)
     assert Control("x", "x", (np.clongdouble(np.longdouble("1e4000")),))._shown == ("(1e+4000+0j)",)
+
+
+def _compare_seeds_differ():
+    res = embedlab.train.compare((0, 1), embedlab.corpus.make_corpus(0, n_train=5), d=4, steps=2)
+    later = {"steps": 4, "checkpoint_steps": np.array([0, 2, 4]), "rows_touched": np.zeros(4, int)}
+    runs = {k: [v[0], dataclasses.replace(v[1], **later)] for k, v in res.runs.items()}
+    return dataclasses.replace(res, runs=runs)
+
+
+def _compare_many_checkpoints():
+    """300 seeds of a million steps each, their losses broadcast: fine to hold, too large to stack (4.8 GB)."""
+    res = embedlab.train.compare((0, 1), embedlab.corpus.make_corpus(0, n_train=5), d=4, steps=2)
+    steps, c = 10**6, 10**6 + 1
+    V, seeds = res.corpus.vocab_size, tuple(range(300))
+
+    def run(r):
+        return dataclasses.replace(
+            r, steps=steps, checkpoint_steps=np.arange(c), rows_touched=np.broadcast_to(np.int64(1), (steps,)),
+            train_loss=np.broadcast_to(1.0, (c,)), valid_loss=np.broadcast_to(1.0, (c,)),
+            E_checkpoints=np.broadcast_to(0.0, (c, V, r.d)),
+            W_checkpoints=None if r.tied else np.broadcast_to(0.0, (c, V, r.d)),
+        )  # fmt: skip
+
+    runs = {k: [run(v[0])] * len(seeds) for k, v in res.runs.items()}
+    return embedlab.train.CompareResult(res.corpus, res.configs, runs, seeds)
+
+
+def _compare_at_origin():
+    res = embedlab.train.compare((0, 1), embedlab.corpus.make_corpus(0, n_train=5), d=4, steps=2)
+    runs = {k: [dataclasses.replace(r, E_checkpoints=np.zeros_like(r.E_checkpoints)) for r in v]
+            for k, v in res.runs.items()}  # fmt: skip
+    return dataclasses.replace(res, runs=runs)
+
+
+_E_LONG = np.array([[1.0, 0.0], [2.0, 0.1], [0.0, 1.0]], dtype=np.longdouble)
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: _compare_replaced("tied", checkpoint_steps=np.array([0, 2, 1], dtype=np.uint64)), ValueError,
+         "checkpoint_steps"),
+        (lambda: _compare_replaced("tied", E_init=np.ma.masked_all((127, 4))), ValueError, "E_init"),
+        (lambda: _compare_replaced("tied", valid_loss=np.ma.masked_array([1.0, 1.0, 1.0])), ValueError,
+         "valid_loss"),
+        (lambda: _compare_replaced("tied", rows_touched=np.array([-5, -5])), ValueError, "rows_touched"),
+        (lambda: _compare_replaced("tied", row_updates=np.full(127, 2**62)), ValueError, "row_updates"),
+        (_compare_seeds_differ, ValueError, "checkpoint_steps"),
+        (lambda: embedlab.train.class_cosine(_E_LONG * np.longdouble("1e4000"), ["a", "a", "b"]), None, None),
+        (lambda: embedlab.train_plots.training_explorer(_compare_at_origin()), None, None),
+        (lambda: figures_mod.projection_panels(np.ones(1), np.ones((2, 1)), ["a", "b"]), ValueError, "h and E"),
+        (lambda: embedlab._naive.naive_explorer(np.array(["lookup_explorer"])), ValueError, "name"),
+    ],
+)  # fmt: skip
+def test_hostile_pass_34_rows(make, error, words):
+    with contextlib.redirect_stdout(io.StringIO()):
+        _value_or_short_refusal(make, error, words)
+
+
+def test_hostile_pass_34_losses_sized_before_they_are_stacked():
+    """Stacking every seed's losses is sized first: refused by name under a 3 GiB address space, not a MemoryError."""
+    _refused_under_3_gib(
+        "from tests.test_hostile import _compare_many_checkpoints",
+        "_compare_many_checkpoints().summary()",
+        "res is too large",
+    )
+
+
+def test_hostile_pass_34_values_read_rightly():
+    """class_cosine of a longdouble E beyond float64's range, large or small, is the cosine of its directions."""
+    want = embedlab.train.class_cosine(np.asarray(_E_LONG, dtype=np.float64), ["a", "a", "b"])
+    for scale in ("1e4000", "1e-4000"):
+        got = embedlab.train.class_cosine(_E_LONG * np.longdouble(scale), ["a", "a", "b"])
+        assert got == pytest.approx(want, rel=1e-12)

@@ -75,7 +75,7 @@ def naive_explorer(name: str) -> Any:
     """The ipywidgets view of explorer ``name`` (e.g. ``"alignment_explorer"``) drawn the naive way."""
     import ipywidgets as w
 
-    if name not in CHAPTER_EXPLORERS:
+    if type(name) is not str or name not in CHAPTER_EXPLORERS:
         raise ValueError(f"name must be one of {list(CHAPTER_EXPLORERS)}, got {name!r}"[:300])
     spec = capture_spec(getattr(explorers, name))
     values = {c.name: c.value for c in spec.controls}

@@ -83,6 +83,8 @@ def projection_panels(h: Any, E: Any, labels: Sequence[str] = TOKENS, *, axes: A
     E = plots._values(E, "E", ndim=2)
     if E.shape[1] != h.shape[0]:
         raise ValueError(f"h must have E's width d = {E.shape[1]}, got length {h.shape[0]}")
+    if E.shape[1] < 2:
+        raise ValueError(f"h and E must have at least 2 entries per vector to be drawn in a plane, got {E.shape[1]}")
     labels = _check_labels(labels, E.shape[0])
     if axes is None:
         ncols = 2 if E.shape[0] > 1 else 1

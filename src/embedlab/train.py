@@ -1067,7 +1067,9 @@ class CompareResult:
     def curves(self, name: str, which: str = "valid") -> np.ndarray:
         """Loss at each checkpoint of each seed, ``(n_seeds, c)``; ``which`` is ``"valid"`` or ``"train"``."""
         which = check_choice(which, "which", ("valid", "train"))
-        return np.stack([getattr(r, f"{which}_loss") for r in self._runs(name)]).astype(np.float64)
+        runs = self._runs(name)
+        check_nbytes((2, len(runs), len(runs[0].checkpoint_steps)), np.float64, "res")  # stacked, then in float64
+        return np.stack([getattr(r, f"{which}_loss") for r in runs]).astype(np.float64)
 
     def summary(self) -> dict[str, dict[str, float]]:
         """Per configuration: width, parameters, and mean and standard deviation over seeds (``ddof=1``)
@@ -1186,14 +1188,14 @@ class CompareResult:
                     raise TypeError(f"{where} must hold runs whose params is a plain dict of str keys (as train makes)")
                 n_steps = _check_steps(r.steps, f"{where}'s steps")
                 steps = r.checkpoint_steps
-                if not (isinstance(steps, np.ndarray) and steps.ndim == 1 and steps.dtype.kind in "iu" and steps.size):
+                if not (type(steps) is np.ndarray and steps.ndim == 1 and steps.dtype.kind in "iu" and steps.size):
                     raise ValueError(f"{where} must hold runs whose checkpoint_steps is a non-empty 1-D int array")
                 c = len(steps)
                 if (
                     c > n_steps + 1
                     or steps.min() < 0
                     or steps.max() > n_steps
-                    or (c > 1 and not (np.diff(steps) > 0).all())
+                    or not (steps[1:] > steps[:-1]).all()  # compared, not subtracted: unsigned steps wrap
                 ):
                     raise ValueError(
                         f"{where} must hold runs whose checkpoint_steps rise from 0 to their steps ({n_steps})"
@@ -1209,22 +1211,29 @@ class CompareResult:
                         raise ValueError(f"{where} must hold runs with one {key} per checkpoint")
                     arrays[key] = (a, (c,))
                 for key, (a, shape) in arrays.items():
-                    if not (isinstance(a, np.ndarray) and a.shape == shape and a.dtype.kind == "f"):
+                    if not (type(a) is np.ndarray and a.shape == shape and a.dtype.kind == "f"):  # not masked
                         raise ValueError(f"{where} must hold runs whose {key} is a float array of shape {shape}")
                     _check_recorded(a, f"{where}'s {key}")
                     if key.endswith("_loss") and compact(a).min() < 0:
                         raise ValueError(f"{where} must hold runs whose {key} is a cross-entropy, at least 0")
                 counts = (r.row_updates, r.rows_touched)
-                if not all(isinstance(a, np.ndarray) and a.dtype.kind in "iu" for a in counts):
+                if not all(type(a) is np.ndarray and a.dtype.kind in "iu" for a in counts):
                     raise ValueError(f"{where} must hold runs whose row_updates and rows_touched are int counts")
                 if r.row_updates.shape != (V,):
                     raise ValueError(f"{where} must hold runs with one row_updates count per token ({V})")
                 if r.rows_touched.shape != (n_steps,):
                     raise ValueError(f"{where} must hold runs with rows_touched, one count per step ({n_steps})")
+                for key, a, most in (("row_updates", r.row_updates, n_steps), ("rows_touched", r.rows_touched, V)):
+                    a = compact(a)
+                    if a.min() < 0 or a.max() > most:
+                        raise ValueError(f"{where} must hold runs whose {key} counts lie in [0, {most}]")
                 if checkpoints is None:
-                    checkpoints = c
-                elif c != checkpoints:
-                    raise ValueError(f"runs must all have the same checkpoints ({checkpoints}), got {c} in {where}")
+                    checkpoints = steps
+                elif c != len(checkpoints) or not (steps == checkpoints).all():
+                    raise ValueError(
+                        f"runs must all have the same checkpoints, at checkpoint_steps {short_repr(checkpoints)}, "
+                        f"got {short_repr(steps)} in {where}"
+                    )
         self.configs = {k: plain_configs[k] for k in self.configs}  # in their own order
 
 
@@ -1471,13 +1480,14 @@ def class_cosine(E: Any, classes: Any, ids: Any = None) -> tuple[float, float]:
     # every pair's cosine, and the masks and selections made of it
     check_nbytes((4, len(ids), len(ids)), np.float64, "ids" if given_ids else "E")
     check_nbytes((3, len(ids), E.shape[1]), np.float64, "E")  # the rows in float64, scaled, then normalized
-    rows = E[ids].astype(np.float64)
+    # Scale each row by its largest entry first, so the norm neither overflows nor underflows: in float64,
+    # or in longdouble before the cast, where a row may lie beyond float64's range.
+    rows = E[ids] if E.dtype.itemsize > 8 else E[ids].astype(np.float64)
     top = np.abs(rows).max(axis=1, keepdims=True)
     if not top.all():  # as embedlab.cosine refuses it: a zero row has no direction
         zero = int(ids[int(np.argmin(top[:, 0]))])
         raise ValueError(f"E must have no zero row among ids: row {zero} is zero, so its cosine is undefined")
-    # Scale each row by its largest entry first, so the norm neither overflows nor underflows.
-    rows = rows / top
+    rows = (rows / top).astype(np.float64)
     rows = rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), np.finfo(np.float64).tiny)
     cos = rows @ rows.T  # (n, n)
     check_nbytes((3, len(ids)), classes.dtype, "classes")  # the chosen labels, sorted, then one code each

@@ -356,7 +356,7 @@ def training_explorer(res: CompareResult, name: str = "tied", seed_index: int = 
     track = geometry_track(run.E_checkpoints)  # (c, V, 2)
     steps = tuple(int(s) for s in run.checkpoint_steps)
     classes = res.corpus.classes
-    limit = 1.1 * float(np.abs(track).max())
+    limit = 1.1 * float(np.abs(track).max() or 1.0)  # all rows at the origin: a unit square around it
     valid = {n: res.curves(n).mean(axis=0) for n in res.configs}
 
     def setup(fig: Any, axes: Any) -> Any:
