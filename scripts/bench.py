@@ -6,7 +6,7 @@ Usage::
 
 Four sections, each figure the median of several timed runs after a warm-up, each shown with a
 baseline (timed in the same run; or, where its row says so, timed on a smaller input and scaled,
-or computed from rows above it) and the ratio ``measured time / baseline time`` (lower is
+or computed: a bandwidth floor, a sum of separate runs) and the ratio ``measured time / baseline time`` (lower is
 better; below 1 the measured route is the faster):
 
 1. the library at GPT-2 scale (V = 50,257, d = 768, float32, seeded RNG) against a naive NumPy
@@ -70,7 +70,6 @@ BIN = Path(sys.executable).parent  # the venv's bin/, as `make bench` runs it
 V, D = 50257, 768  # GPT-2's vocabulary and width
 N_IDS, N_CTX = 4096, 64
 EXPLORERS = CHAPTER_EXPLORERS
-SLIDER_TARGET = 0.025  # seconds per move
 DRAG_MOVES, DRAG_RATE = 20, 60  # a drag: 20 moves at 60 per second
 NBVAL_TARGET = 60.0  # seconds for all notebooks
 WARM_BOOK_TARGET = 10.0  # seconds
@@ -410,26 +409,19 @@ def bench_sliders(repeat: int) -> list[Row]:
             else:
                 kernel_moves += mine
                 kernel_naive += naive
-                target = f"< {SLIDER_TARGET * 1e3:.0f} ms"
-                rows.append(
-                    Row(
-                        "sliders", what, med, len(mine), naive_label, statistics.median(naive), target,
-                        med < SLIDER_TARGET,
-                    )
-                )  # fmt: skip
+                # not graded: the goals are the reader's, end to end, graded in the JupyterLab table
+                rows.append(Row("sliders", what, med, len(mine), naive_label, statistics.median(naive)))
     if kernel_moves:
         med = statistics.median(kernel_moves)
         rows.append(
             Row(
                 "sliders",
-                "**every move the figure waits for**: the kernel's share (compute, redraw, PNG; the message round "
-                "trip and the browser's decode are in the JupyterLab table)",
+                "**every move the figure waits for** (C's explorer): the kernel's share (compute, redraw, PNG; the "
+                "message round trip and the browser's decode are in the JupyterLab table)",
                 med,
                 len(kernel_moves),
                 naive_label,
                 statistics.median(kernel_naive),
-                f"< {SLIDER_TARGET * 1e3:.0f} ms",
-                med < SLIDER_TARGET,
             )
         )
     return rows
@@ -820,6 +812,11 @@ def lab_latency() -> tuple[list[Row], str | None]:
     stamp = dt.datetime.fromtimestamp(LAB_LATENCY.stat().st_mtime).astimezone().isoformat(timespec="seconds")
     try:
         data = json.loads(LAB_LATENCY.read_text())
+        stamp = data.get("when", stamp)  # the run's own time (UTC), not the file's
+        if not data.get("notebooks") or not data.get("naive"):
+            return [
+                Row("lab", f"`{LAB_LATENCY.name}` holds no key presses: run the whole tests/test_lab.py", None, 0)
+            ], stamp
         target, ratio_goal = data.get("target_median_ms"), data.get("target_ratio")
         naive_ms = data.get("naive_median_ms")
         naive_label = f"naive explorers, same server ({data.get('naive_presses', 0)} presses)" if naive_ms else ""
@@ -842,10 +839,12 @@ def lab_latency() -> tuple[list[Row], str | None]:
             if own:
                 ok = ms < target and ms / own <= ratio_goal if target and ratio_goal else None
                 rows.append(Row("lab", f"`{name}` ({runs} presses)", ms / 1e3, runs, label, base, goal, ok))
-            else:  # no naive version of these explorers: the ratio is against other figures, so not graded
-                label += "; other explorers, so the ratio is not graded"
+            else:  # no naive version of these explorers: no ratio, the median only
+                label = "no naive version of its explorers: no ratio" + (
+                    f" (every naive press: {naive_ms:.0f} ms)" if naive_ms else ""
+                )
                 ok = ms < target if target else None
-                rows.append(Row("lab", f"`{name}` ({runs} presses)", ms / 1e3, runs, label, base, f"< {target} ms", ok))
+                rows.append(Row("lab", f"`{name}` ({runs} presses)", ms / 1e3, runs, label, None, f"< {target} ms", ok))
         ms = data.get("overall_median_ms")
         presses = data.get("presses", 0)
         if ms is not None:
@@ -980,10 +979,11 @@ def markdown(meta: dict[str, Any], rows: list[Row]) -> str:
         ).format(n=meta["repeat"]),
         "sliders": "**Slider moves in the kernel**: one update of each control over all its values. Where every "
         "value is pre-rendered (frames in the browser) the figure waits for no kernel, which still follows with "
-        "`Explorer.update` (compute and redraw, no PNG), timed here; elsewhere the figure waits for the kernel's "
-        "`Explorer.timed_update` (compute, redraw of the kept figure, PNG encode) and the message round trip, "
-        "which the JupyterLab table below includes; "
-        f"median over {meta['repeat']} sweeps of the values, the naive route over one",
+        "`Explorer.update` (compute and redraw, no PNG), timed here; elsewhere (C's explorer) the figure waits for "
+        "the kernel's work (compute, redraw of the kept figure, PNG encode and the HTML sent, as "
+        "`Explorer.timed_update` times it) and the message round trip, which the JupyterLab table below includes. "
+        "No row here is graded: the goals are the reader's, from key to figure, graded in that table; "
+        f"median of every move over {meta['repeat']} sweeps of the values, the naive route over one",
         "drag": "**A drag in the kernel**: 20 moves at 60 per second across the first slider's values, "
         "ipywidgets' throttle modelled (one message in flight, the latest position buffered; the message's round "
         "trip to the browser is left out, so this is the kernel's share), each move's "
@@ -1008,8 +1008,8 @@ def markdown(meta: dict[str, Any], rows: list[Row]) -> str:
         "each notebook's presses against the same explorers drawn the naive way in the same server, later in "
         "the same session, not turn by turn (against every naive press where the notebook's explorers were not "
         "drawn naively), and drags of 20 pointer moves asked at 60 per second (the rate the page saw is in "
-        "each row, the baseline's too: a page busy with its figure may see fewer, as the browser merges the moves "
-        "it cannot deliver in time); 1-minute load average "
+        "each row, the baseline's too: the test sends a move only once the page has taken the one before, so a "
+        "page busy with its figure slows the drag itself); each verdict is of this one run; 1-minute load average "
         f"{meta.get('lab_load', 'not recorded')}",
     }
     for key, intro in sections.items():

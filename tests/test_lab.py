@@ -91,10 +91,10 @@ _PICTURE_HASH_JS = """async (img) => {
 }"""
 
 # Timestamps in the page: the key's keydown (its event's timeStamp, caught in the capture phase before
-# the slider sees it) and the first frame that shows the new figure: the moving layer's image in the
+# the slider sees it) and the first frame that paints the new figure: the moving layer's image in the
 # explorer gets a new src (the kernel sent a new PNG) or another image takes its place (a pre-rendered
-# frame), and the time is taken in the first animation frame in which that image is complete (loaded
-# and decoded), so a figure that is in the page but not yet drawn does not count as shown.
+# frame); the time is taken once that image is decoded, after the paint of the next animation frame,
+# so a figure that is in the page but not yet drawn does not count as shown.
 _PROBE_INSTALL_JS = """(box) => {
   const shown = () => box.querySelector('img.embedlab-layer');
   window.__embedlabProbe = {key: null, change: null, src: shown()?.src ?? null, changes: []};
@@ -108,13 +108,14 @@ _PROBE_INSTALL_JS = """(box) => {
     const p = window.__embedlabProbe, img = shown();
     if (img !== null && img.src !== p.src) {
       p.src = img.src;
-      const ready = img.complete && img.naturalWidth > 0 ? Promise.resolve() : img.decode().catch(() => {});
-      ready.then(() => requestAnimationFrame(() => {
+      // decoded (complete only means loaded), then the frame that paints it: the time is read in a task
+      // queued from that frame's animation callback, which runs after the frame's paint
+      img.decode().catch(() => {}).then(() => requestAnimationFrame(() => setTimeout(() => {
         if (window.__embedlabProbe !== p) return;  // re-armed meanwhile: a later move's probe
         const t = performance.now();
         if (p.change === null) p.change = t;
         p.changes.push(t);
-      }));
+      }, 0)));
     }
   }).observe(box, {attributes: true, childList: true, subtree: true});  // an image's src is set before it is shown
 }"""
@@ -275,8 +276,14 @@ class LatencyReport:
             "drags": self.drags,
         }
 
+    def complete(self) -> bool:
+        """Whether every notebook, the naive baseline and every drag were measured (a whole run, not a -k part)."""
+        notebooks = {n.removesuffix(".ipynb") for n in NOTEBOOKS}
+        return notebooks <= set(self.samples) and bool(self.naive) and {d[3] for d in DRAGS} <= set(self.drags)
+
     def write(self) -> None:
-        if self.samples or self.naive or self.drags:
+        """The JSON that ``make bench`` reads, written only by a whole run: a part would replace it with less."""
+        if self.complete():
             LATENCY_JSON.parent.mkdir(parents=True, exist_ok=True)
             LATENCY_JSON.write_text(json.dumps(self.summary(), indent=2) + "\n", encoding="utf-8")
 
@@ -308,7 +315,8 @@ class LatencyReport:
                 f"{d['runs_last_move_to_final_ms']} (goal <= {TARGET_DRAG_MS} ms); {d['figures_shown']} figures shown"
             )
         write(f"1-minute load average {data['load_1min_at_start']} at the start, {data['load_1min_at_end']} at the end")
-        write(f"on {data['cpu']}; written to {LATENCY_JSON.relative_to(REPO)}")
+        where = f"written to {LATENCY_JSON.relative_to(REPO)}" if self.complete() else "a part of the run: not written"
+        write(f"on {data['cpu']}; {where}")
 
 
 def load_average() -> float | None:
