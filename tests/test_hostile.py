@@ -4183,3 +4183,32 @@ def test_hostile_pass_34_values_read_rightly():
     for scale in ("1e4000", "1e-4000"):
         got = embedlab.train.class_cosine(_E_LONG * np.longdouble(scale), ["a", "a", "b"])
         assert got == pytest.approx(want, rel=1e-12)
+
+
+def _figure_near_the_limit():
+    fig = plt_mod.Figure()
+    fig.add_subplot().plot([0, 1e308], [0, 1e308])
+    return fig
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: embedlab.display.figure_png(_figure_near_the_limit()), None, None),
+        (lambda: embedlab.display.text_sizes_css(_figure_near_the_limit()), None, None),
+        (lambda: Explorer("t", [Control("a", "A", (0, 1))],
+                          lambda fig, ax: (lambda a: "x", ax.plot([0, 1e308], [0, 1e308]))), None, None),
+        (lambda: float_range(2**60, 2**60 + 4, 1, 0), ValueError, "start and stop"),
+    ],
+)  # fmt: skip
+def test_hostile_pass_35_rows(make, error, words):
+    with contextlib.redirect_stdout(io.StringIO()):
+        _value_or_short_refusal(make, error, words)
+
+
+def test_hostile_pass_35_values_read_rightly():
+    """Snap to the exactly nearest value; cosines at most 1."""
+    assert Control("a", "A", (-1e16, 1e16)).snap(1.0) == 1e16
+    assert Control("a", "A", (-1e17, 1e17)).snap(-3.0) == -1e17
+    within, between = embedlab.train.class_cosine(np.ones((10, 3)), [0, 0, 1, 1, 2, 2, 0, 1, 2, 0])
+    assert within <= 1.0 and between <= 1.0 and within == pytest.approx(1.0)

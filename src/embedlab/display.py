@@ -208,13 +208,15 @@ def text_sizes_css(fig: Any, shown_width: float | None = None) -> list[tuple[str
     px_per_pt = shown / width_in / 72
     # Tick labels of ticks outside the view exist but are never drawn: count only the drawn ones.
     every_tick_label, drawn_tick_labels = set(), set()
-    for ax in fig.axes:
-        for axis in (ax.xaxis, ax.yaxis):
-            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
-                every_tick_label.update((id(tick.label1), id(tick.label2)))
-            drawn_tick_labels.update(id(t) for t in axis.get_ticklabels(which="both"))
+    with np.errstate(all="ignore"):  # the tick locators' own arithmetic on data near float64's limits
+        for ax in fig.axes:
+            for axis in (ax.xaxis, ax.yaxis):
+                for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                    every_tick_label.update((id(tick.label1), id(tick.label2)))
+                drawn_tick_labels.update(id(t) for t in axis.get_ticklabels(which="both"))
+        texts = fig.findobj(Text)
     out = []
-    for t in fig.findobj(Text):
+    for t in texts:
         if id(t) in every_tick_label and id(t) not in drawn_tick_labels:
             continue
         if t.get_visible() and t.get_text().strip():
@@ -239,7 +241,9 @@ def _drawing(name: str = "fig") -> Iterator[None]:
     """Draw, refusing by ``name`` (a ``ValueError``) a figure matplotlib cannot render as typed: FreeType's
     and Agg's failures (a text hundreds of thousands of points tall) are ``RuntimeError`` s, math text that
     does not parse a ``ValueError`` naming nothing, and a character without a glyph only a warning."""
-    with warnings.catch_warnings():
+    # matplotlib's own arithmetic on data near float64's limits (tick locators) may overflow: that is
+    # its business while it draws, not a warning to the caller
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
         # a glyph the fonts lack is drawn as an empty box: refused as text the figure cannot show
         warnings.filterwarnings("error", message=r"Glyph \d+ .*missing from font", category=UserWarning)
         try:

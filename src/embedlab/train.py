@@ -1498,4 +1498,5 @@ def class_cosine(E: Any, classes: Any, ids: Any = None) -> tuple[float, float]:
         raise ValueError(
             f"{'ids' if given_ids else 'classes'} must include two tokens of one class and two of different classes"
         )
+    cos = np.clip(cos, -1.0, 1.0)  # unit rows whose product rounds a hair past 1
     return float(cos[same & off].mean()), float(cos[~same].mean())

@@ -296,7 +296,14 @@ class Control:
         if all(_in_float64(v) for v in self.values) and _in_float64(value):
             if x <= lo or x >= hi:  # beyond an end (distances far out would round to ties)
                 return lo if x <= lo else hi
-            return min(self.values, key=lambda v: abs(_as_float(v) - x))  # every value a float64: the fast way
+            # every value a float64: the fast way. Rounding keeps the order of distances but can make two equal
+            # (1 from -1e16 and from 1e16): the nearest is among the float-nearest, told apart exactly.
+            gaps = [abs(_as_float(v) - x) for v in self.values]
+            nearest = [v for v, g in zip(self.values, gaps, strict=True) if g == min(gaps)]
+            if len(nearest) == 1:
+                return nearest[0]
+            exact = _exact(value)
+            return min(nearest, key=lambda v: abs(_exact(v) - exact))
         exact = _exact(value)  # ints beyond float64, or longdouble: compared exactly, not as +-inf
         return min(self.values, key=lambda v: abs(_exact(v) - exact))
 
@@ -329,9 +336,15 @@ def float_range(start: float, stop: float, step: float, digits: int = 6) -> tupl
     >>> float_range(-1, 1, 0.5)
     (-1.0, -0.5, 0.0, 0.5, 1.0)
     """
+    given = (start, stop)
     start = check_real(start, "start")
     stop = check_real(stop, "stop")
     step = check_real(step, "step")
+    if start == stop and all(isinstance(x, numbers.Integral) for x in given) and int(given[0]) != int(given[1]):
+        raise ValueError(
+            f"start and stop must be distinct as float64s: {short_repr(given[0])} and {short_repr(given[1])} "
+            f"are both {start:g}"
+        )
     if isinstance(digits, (bool, np.bool_)) or not isinstance(digits, numbers.Integral):
         raise TypeError(f"digits must be an int, got {_describe(digits)}")
     digits = exact_int(digits, "digits")
