@@ -91,10 +91,11 @@ _PICTURE_HASH_JS = """async (img) => {
 }"""
 
 # Timestamps in the page: the key's keydown (its event's timeStamp, caught in the capture phase before
-# the slider sees it) and the first frame that paints the new figure: the moving layer's image in the
-# explorer gets a new src (the kernel sent a new PNG) or another image takes its place (a pre-rendered
-# frame); the time is taken once that image is decoded, after the paint of the next animation frame,
-# so a figure that is in the page but not yet drawn does not count as shown.
+# the slider sees it) and the frame that shows the new figure: the moving layer's image in the explorer
+# gets a new src (the kernel sent a new PNG) or another image takes its place (a pre-rendered frame), and
+# the time is read at the start of the first animation frame after that image has loaded (a data: URL
+# loads at once; its decode and the frame's paint follow, and are not counted: a known under-count, the
+# same for the naive baseline).
 _PROBE_INSTALL_JS = """(box) => {
   const shown = () => box.querySelector('img.embedlab-layer');
   window.__embedlabProbe = {key: null, change: null, src: shown()?.src ?? null, changes: []};
@@ -108,14 +109,13 @@ _PROBE_INSTALL_JS = """(box) => {
     const p = window.__embedlabProbe, img = shown();
     if (img !== null && img.src !== p.src) {
       p.src = img.src;
-      // decoded (complete only means loaded), then the frame that paints it: the time is read in a task
-      // queued from that frame's animation callback, which runs after the frame's paint
-      img.decode().catch(() => {}).then(() => requestAnimationFrame(() => setTimeout(() => {
+      const ready = img.complete && img.naturalWidth > 0 ? Promise.resolve() : img.decode().catch(() => {});
+      ready.then(() => requestAnimationFrame(() => {
         if (window.__embedlabProbe !== p) return;  // re-armed meanwhile: a later move's probe
         const t = performance.now();
         if (p.change === null) p.change = t;
         p.changes.push(t);
-      }, 0)));
+      }));
     }
   }).observe(box, {attributes: true, childList: true, subtree: true});  // an image's src is set before it is shown
 }"""
