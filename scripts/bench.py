@@ -1000,7 +1000,7 @@ def markdown(meta: dict[str, Any], rows: list[Row]) -> str:
         f"`python -m pytest --nbval -q -p no:cacheprovider`, a fresh process each run; median of {meta['slow_repeat']}",
         "build": "**Book build**: `jupyter-book build -W -n --keep-going` (what `make book` runs) "
         f"in a temporary copy of the repository; median of {meta['slow_repeat']}",
-        "lab": "**JupyterLab, key press to new figure**, measured by the last run of `tests/test_lab.py` "
+        "lab": "**JupyterLab, key press to new figure**, measured by the last whole run of `tests/test_lab.py` "
         "(part of `make test`) "
         f"(`_build/bench/lab-latency.json`, dated {meta.get('lab_latency_date')}, on {meta.get('lab_cpu')}): "
         "from the moment the browser took the key or the pointer move (the event's own time stamp, so a page "
