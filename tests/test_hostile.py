@@ -98,7 +98,7 @@ from embedlab.corpus import make_corpus
 from embedlab.model import finite_difference_grad, tiny_model_grads, tiny_model_loss
 from embedlab.sweep import SweepSpec, t_interval, t_quantile
 from embedlab.train import fit
-from embedlab.widgets import Control, Explorer, float_range
+from embedlab.widgets import MAX_CONTROL_VALUES, Control, Explorer, float_range
 
 if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):  # see test_properties.py
     set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "embedlab-hypothesis")
@@ -4210,5 +4210,7 @@ def test_hostile_pass_35_values_read_rightly():
     """Snap to the exactly nearest value; cosines at most 1."""
     assert Control("a", "A", (-1e16, 1e16)).snap(1.0) == 1e16
     assert Control("a", "A", (-1e17, 1e17)).snap(-3.0) == -1e17
+    many = Control("a", "A", tuple(float(i) for i in range(MAX_CONTROL_VALUES)))  # one pass over the values
+    assert many.snap(3.3) == 3.0 and many.snap(7.5) in (7.0, 8.0)
     within, between = embedlab.train.class_cosine(np.ones((10, 3)), [0, 0, 1, 1, 2, 2, 0, 1, 2, 0])
     assert within <= 1.0 and between <= 1.0 and within == pytest.approx(1.0)

@@ -299,7 +299,8 @@ class Control:
             # every value a float64: the fast way. Rounding keeps the order of distances but can make two equal
             # (1 from -1e16 and from 1e16): the nearest is among the float-nearest, told apart exactly.
             gaps = [abs(_as_float(v) - x) for v in self.values]
-            nearest = [v for v, g in zip(self.values, gaps, strict=True) if g == min(gaps)]
+            least = min(gaps)
+            nearest = [v for v, g in zip(self.values, gaps, strict=True) if g == least]
             if len(nearest) == 1:
                 return nearest[0]
             exact = _exact(value)
