@@ -16,7 +16,7 @@ from matplotlib.lines import Line2D
 
 from . import plots
 from ._validation import _describe, check_finite, check_float_array, check_size, exact_int, short_repr
-from .geometry import _pair, dot, plane_basis
+from .geometry import _lengths, _pair, dot, plane_basis
 from .softmax import saturation_prob
 from .tokens import TOKENS
 
@@ -56,12 +56,6 @@ def drawing_plane(a: Any, b: Any) -> np.ndarray:
         axis = np.zeros_like(a)
         axis[int(np.argmin(np.abs(a)))] = 1  # the coordinate axis least like a
         return plane_basis(a, axis)
-
-
-def _length(v: np.ndarray) -> float:
-    """The Euclidean length of ``v``, scaled by its largest entry first so it neither overflows nor underflows."""
-    top = float(np.max(np.abs(v), initial=0.0))
-    return 0.0 if top == 0.0 else top * float(np.linalg.norm(v.astype(np.float64) / top))
 
 
 def projection_panels(h: Any, E: Any, labels: Sequence[str] = TOKENS, *, axes: Any = None) -> tuple[Any, dict]:
@@ -111,11 +105,11 @@ def projection_panels(h: Any, E: Any, labels: Sequence[str] = TOKENS, *, axes: A
         fig = axes[0].figure
     axes = np.atleast_1d(axes).ravel()[: E.shape[0]]
     out: dict[str, list] = {"arrows": [], "projections": [], "drops": [], "titles": [], "planes": []}
-    lim = 1.15 * max(_length(h), *(_length(e) for e in E))
+    lim = 1.15 * float(max(_lengths(h), _lengths(E).max()))
     if lim > plots.MAX_DRAWN_VALUE:
         raise ValueError(f"h and E must have lengths of at most {plots.MAX_DRAWN_VALUE / 1.15:g} to be drawn")
     for ax, e, label in zip(axes, E, labels, strict=True):
-        norm_e = _length(e)
+        norm_e = float(_lengths(e))
         if norm_e == 0.0:
             raise ValueError(f"row {short_repr(label)} of E is zero: it has no direction to project on")
         basis = drawing_plane(e, h)  # first axis along the row

@@ -76,6 +76,16 @@ def cosine(a: Any, b: Any) -> float:
     return float(np.clip(ua @ ub, -1.0, 1.0))
 
 
+def _lengths(v: np.ndarray) -> np.ndarray:
+    """Euclidean lengths along the last axis, each vector scaled by its largest entry first so the squares
+    neither overflow nor all underflow; in float64 (longdouble stays longdouble). Zero vectors have length 0."""
+    v = v.astype(np.result_type(v.dtype, np.float64), copy=False)
+    top = np.abs(v).max(axis=-1, initial=0.0)
+    scale = np.where(top > 0, top, 1.0)
+    with np.errstate(under="ignore"):
+        return top * np.linalg.norm(v / scale[..., None], axis=-1)
+
+
 def _unit(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
     """Unit vectors along ``a`` and ``b``, scaled first so that norms neither overflow nor underflow.
 

@@ -47,6 +47,7 @@ from ._validation import (
 )
 from .budget import param_count
 from .corpus import Corpus, context_windows, make_corpus
+from .geometry import _lengths
 from .grads import _embedding_grad, _output_grad, _tied_grad
 from .lookup import _gather_rows
 from .softmax import _cross_entropy, _cross_entropy_and_grad
@@ -1023,15 +1024,6 @@ def fit(
 _MAX_RECORDED = 1e150
 
 
-def _row_lengths(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``||a[r] - b[r]||`` for each row, in float64, each row scaled by its largest entry first (no overflow,
-    no underflow, whatever the arrays' dtype)."""
-    diff = a.astype(np.float64) - b.astype(np.float64)
-    top = np.abs(diff).max(axis=1, initial=0.0)
-    scale = np.where(top > 0, top, 1.0)
-    return top * np.linalg.norm(diff / scale[:, None], axis=1)
-
-
 def _check_recorded(a: np.ndarray, name: str) -> None:
     """Refuse NaN, inf and magnitudes above ``_MAX_RECORDED`` in a recorded array (a broadcast one unexpanded)."""
     check_finite(a, name)
@@ -1099,7 +1091,13 @@ class CompareResult:
         ids = check_ids(ids, self.corpus.vocab_size).reshape(-1) if given else self.corpus.never_read()
         d = max(1, self.configs[self._name(name)]["d"])
         check_nbytes((len(self.seeds) + 1, ids.size, d), np.float64, "ids" if given else "res's E")
-        return np.stack([_row_lengths(r.params["E"][ids], r.E_init[ids]) for r in self._runs(name)])
+        # in float64 (recorded values are at most _MAX_RECORDED), each row's length scaled: no overflow, no underflow
+        return np.stack(
+            [
+                _lengths(r.params["E"][ids].astype(np.float64) - r.E_init[ids].astype(np.float64))
+                for r in self._runs(name)
+            ]
+        )
 
     def geometry(self, ids: Any = None) -> dict[str, np.ndarray]:
         """:func:`class_cosine` of the tied ``E`` and of the untied model's ``E`` and ``W``, seed by seed.
@@ -1205,11 +1203,7 @@ class CompareResult:
                 if not tied:
                     arrays["W"] = (r.params.get("W"), (V, d))
                     arrays["W_checkpoints"] = (r.W_checkpoints, (c, V, d))
-                for key in ("train_loss", "valid_loss"):
-                    a = getattr(r, key)
-                    if not (isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype.kind == "f" and len(a) == c):
-                        raise ValueError(f"{where} must hold runs with one {key} per checkpoint")
-                    arrays[key] = (a, (c,))
+                arrays["train_loss"], arrays["valid_loss"] = (r.train_loss, (c,)), (r.valid_loss, (c,))  # one each
                 for key, (a, shape) in arrays.items():
                     if not (type(a) is np.ndarray and a.shape == shape and a.dtype.kind == "f"):  # not masked
                         raise ValueError(f"{where} must hold runs whose {key} is a float array of shape {shape}")
