@@ -78,3 +78,21 @@ def test_check_shape_mismatch_raises(capsys, draft, computed):
     with pytest.raises(ValueError, match="same shape"):
         check("bad", draft, computed, 2)
     assert capsys.readouterr().out == ""  # nothing printed for a malformed claim
+
+
+def test_check_reads_a_longer_draft_at_its_places(capsys):
+    """Hostile pass 35: a draft given to more places than ``decimals`` is read as a reader sees it, rounded to
+    ``decimals`` places, so 0.6 at 0 places (shown 1) differs from a computed 0.1 (shown 0). Oracle: Decimal's
+    half-even rounding of the draft as typed, then the draft agrees iff the computed value lies within half a unit."""
+    from decimal import ROUND_HALF_EVEN, Decimal
+
+    check("x", 0.6, 0.1, 0)
+    assert capsys.readouterr().out == "x: draft 1, computed 0 -> DIFFERS\n"
+    rng = np.random.default_rng(35)
+    for _ in range(300):
+        decimals = int(rng.integers(0, 4))
+        draft = round(float(rng.uniform(-5, 5)), decimals + int(rng.integers(1, 4)))
+        computed = round(float(rng.uniform(-5, 5)) if rng.random() < 0.5 else draft + rng.normal(0, 10.0**-decimals), 9)
+        read = Decimal(repr(draft)).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_EVEN)
+        expected = "agrees" if abs(read - Decimal(computed)) * 2 * 10**decimals <= 1 else "DIFFERS"
+        assert verdict(capsys, "x", draft, computed, decimals) == expected, (draft, computed, decimals)

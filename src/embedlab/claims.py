@@ -184,7 +184,8 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
     """Print whether the draft's figure matches the computed one to the draft's own precision.
 
     The computed value is rounded to ``decimals`` places (the precision the draft wrote) and
-    compared with the draft's figure.
+    compared with the draft's figure. A draft given to more places than ``decimals`` (an exact
+    1/3, say) is first rounded to ``decimals`` places, so it is read as the figure a reader sees.
 
     Parameters
     ----------
@@ -227,7 +228,9 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
         # it was written as (the shortest form of its float: 0.005, not 0.005000000000000000104), the
         # computed value as the exact binary number it is. No tolerance: a value that rounds the other
         # way (1.5000000005 to 0 places, 2**47 + 0.53125) must not agree.
-        written = _written(draft, d)
+        # A draft written to more places than ``decimals`` is read at ``decimals`` places, rounded as a
+        # reader would (half to even, exactly): 0.6 at 0 places is 1, so it differs from a computed 0.1.
+        written = [None if w is None else round(w, decimals) for w in _written(draft, d)]
         # Past 2**53 every float64 is a whole number and the draft cannot say more than which float it
         # is: there it agrees when it is the same float64 (1e23 typed is the float 1e23 computed).
         close = np.array(
