@@ -81,18 +81,31 @@ def test_check_shape_mismatch_raises(capsys, draft, computed):
 
 
 def test_check_reads_a_longer_draft_at_its_places(capsys):
-    """Hostile pass 35: a draft given to more places than ``decimals`` is read as a reader sees it, rounded to
-    ``decimals`` places, so 0.6 at 0 places (shown 1) differs from a computed 0.1 (shown 0). Oracle: Decimal's
-    half-even rounding of the draft as typed, then the draft agrees iff the computed value lies within half a unit."""
-    from decimal import ROUND_HALF_EVEN, Decimal
+    """Hostile passes 35 and 36: a draft given to more places than ``decimals`` agrees when it rounds as the computed
+    value does: 0.6 at 0 places (1) differs from 0.1 (0); the same float typed and computed agrees, even half-way
+    (0.35 typed is a tie, 0.35 computed is 0.3499...). Oracle: Decimal, rounding half up and half down (two figures
+    at a tie), the draft from its decimal and the computed value from its exact binary; agree iff they share one."""
+    from decimal import ROUND_HALF_DOWN, ROUND_HALF_UP, Decimal
 
     check("x", 0.6, 0.1, 0)
     assert capsys.readouterr().out == "x: draft 1, computed 0 -> DIFFERS\n"
+    for same, places in [(0.35, 1), (0.45, 1), (0.05, 1), (2.675, 2), (np.float32(0.35), 1), (1 / 3, 6)]:
+        assert verdict(capsys, "x", same, float(same), places) == "agrees", (same, places)
+
+    def figures(x: Decimal, decimals: int) -> set[Decimal]:
+        unit = Decimal(1).scaleb(-decimals)
+        return {x.quantize(unit, rounding=ROUND_HALF_UP), x.quantize(unit, rounding=ROUND_HALF_DOWN)}
+
     rng = np.random.default_rng(35)
-    for _ in range(300):
+    for _ in range(400):
         decimals = int(rng.integers(0, 4))
         draft = round(float(rng.uniform(-5, 5)), decimals + int(rng.integers(1, 4)))
-        computed = round(float(rng.uniform(-5, 5)) if rng.random() < 0.5 else draft + rng.normal(0, 10.0**-decimals), 9)
-        read = Decimal(repr(draft)).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_EVEN)
-        expected = "agrees" if abs(read - Decimal(computed)) * 2 * 10**decimals <= 1 else "DIFFERS"
+        if rng.random() < 0.3:  # half-way drafts
+            draft = round(float(rng.integers(-500, 500)) / 10**decimals + 0.5 / 10**decimals, decimals + 1)
+        pick = rng.random()
+        computed = (
+            draft if pick < 0.3 else float(rng.uniform(-5, 5)) if pick < 0.5 else draft + rng.normal(0, 10.0**-decimals)
+        )
+        shared = figures(Decimal(repr(draft)), decimals) & figures(Decimal(computed), decimals)
+        expected = "agrees" if shared else "DIFFERS"
         assert verdict(capsys, "x", draft, computed, decimals) == expected, (draft, computed, decimals)

@@ -2427,7 +2427,7 @@ def test_hostile_pass_14_rows():
         claims.check("c", [np.float16(0.1), 0.2], [0.1, 0.26], 1)
         claims.check("d", 0.1, 0.15000001, 1)
         claims.check("e", 0.1, 0.15, 1)
-        claims.check("f", 0.5, -1e-30, 0)
+        claims.check("f", 0.0, 0.5000000000000001, 0)  # just past half a unit (a typed 0.5 at 0 places is a tie)
         claims.check("g", np.array([0.1, 0.3], dtype=np.float32), [0.14, 0.25], 1)
     verdicts = [line.rsplit("-> ", 1)[1] for line in out.getvalue().splitlines()]
     assert verdicts == ["DIFFERS", "agrees", "DIFFERS", "DIFFERS", "agrees", "DIFFERS", "agrees"]
@@ -4214,3 +4214,36 @@ def test_hostile_pass_35_values_read_rightly():
     assert many.snap(3.3) == 3.0 and many.snap(7.5) in (7.0, 8.0)
     within, between = embedlab.train.class_cosine(np.ones((10, 3)), [0, 0, 1, 1, 2, 2, 0, 1, 2, 0])
     assert within <= 1.0 and between <= 1.0 and within == pytest.approx(1.0)
+
+
+# ---------------------------------------------------------------- hostile pass 36
+def _compare_untied_named_tied():
+    """A result whose 'untied' configuration holds the tied runs (no W)."""
+    R = _r25()
+    configs = {"tied": R.configs["tied"], "untied": R.configs["tied"]}
+    return embedlab.train.CompareResult(R.corpus, configs, {"tied": R.runs["tied"], "untied": R.runs["tied"]}, R.seeds)
+
+
+def _compare_checkpoints_differ():
+    """One run checkpointed at other steps than the rest: the message shows both lists."""
+    res = embedlab.train.compare((0, 1), embedlab.corpus.make_corpus(0, n_train=5), d=4, steps=4, n_checkpoints=3)
+    runs = dict(res.runs, tied=[dataclasses.replace(res.runs["tied"][0]), res.runs["tied"][1]])
+    runs["tied"][1] = dataclasses.replace(runs["tied"][1], checkpoint_steps=np.array([0, 1, 4]))
+    return dataclasses.replace(res, runs=runs)
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: _compare_untied_named_tied().geometry(), ValueError, "'untied' configuration has tied=True"),
+        (lambda: embedlab.train_plots.geometry_panels(_compare_untied_named_tied()), ValueError, "'untied'"),
+        (lambda: embedlab.train_plots.geometry_summary(_compare_untied_named_tied()), ValueError, "'untied'"),
+        (lambda: Control("x", "x", [complex("nan"), complex("nan")]), ValueError, "NaN or inf"),
+        (lambda: Control("x", "x", [complex(1, float("inf")), 1j]), ValueError, "NaN or inf"),
+        (lambda: Control("x", "x", [np.datetime64("NaT"), np.datetime64("2020-01-01")]), ValueError, "NaN or inf"),
+        (_compare_checkpoints_differ, ValueError, "checkpoint_steps [0, 2, 4], got [0, 1, 4]"),
+    ],
+)  # fmt: skip
+def test_hostile_pass_36_rows(make, error, words):
+    with contextlib.redirect_stdout(io.StringIO()):
+        _value_or_short_refusal(make, error, words)

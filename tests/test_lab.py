@@ -13,6 +13,7 @@ checks that the slider check catches it.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import platform
@@ -92,30 +93,37 @@ _PICTURE_HASH_JS = """async (img) => {
 
 # Timestamps in the page: the key's keydown (its event's timeStamp, caught in the capture phase before
 # the slider sees it) and the frame that shows the new figure: the moving layer's image in the explorer
-# gets a new src (the kernel sent a new PNG) or another image takes its place (a pre-rendered frame), and
-# the time is read at the start of the first animation frame after that image has loaded (a data: URL
-# loads at once; its decode and the frame's paint follow, and are not counted: a known under-count, the
-# same for the naive baseline).
+# gets a new src (the kernel sent a new PNG) or another image takes its place (a pre-rendered frame). The
+# image is then tagged for the Element Timing API, and the time is the renderTime Chromium reports for
+# it: the frame that first painted the new picture, its decode included (1 ms resolution). A picture
+# replaced before any frame painted it is never shown and not counted.
 _PROBE_INSTALL_JS = """(box) => {
   const shown = () => box.querySelector('img.embedlab-layer');
+  const tagged = new Map();  // elementtiming identifier -> the probe armed when that picture arrived
+  let serial = 0;
   window.__embedlabProbe = {key: null, change: null, src: shown()?.src ?? null, changes: []};
   window.__embedlabShown = shown;  // the explorer under test (a page may hold several)
   window.addEventListener('keydown', (event) => {
     const p = window.__embedlabProbe;
     if (p.key === null) p.key = event.timeStamp;  // when the browser took the key, however late this runs
   }, true);
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const p = tagged.get(entry.identifier);
+      if (p === undefined || window.__embedlabProbe !== p) continue;  // re-armed meanwhile: a later move's probe
+      const t = entry.renderTime || entry.loadTime;
+      if (p.change === null) p.change = t;
+      p.changes.push(t);
+    }
+  }).observe({type: 'element', buffered: true});
   new MutationObserver(() => {
     if (window.__embedlabShown !== shown) return;  // an explorer tested before
     const p = window.__embedlabProbe, img = shown();
     if (img !== null && img.src !== p.src) {
       p.src = img.src;
-      const ready = img.complete && img.naturalWidth > 0 ? Promise.resolve() : img.decode().catch(() => {});
-      ready.then(() => requestAnimationFrame(() => {
-        if (window.__embedlabProbe !== p) return;  // re-armed meanwhile: a later move's probe
-        const t = performance.now();
-        if (p.change === null) p.change = t;
-        p.changes.push(t);
-      }));
+      const id = `embedlab-probe-${++serial}`;
+      tagged.set(id, p);
+      img.setAttribute('elementtiming', id);  // read when the picture is painted, after this callback
     }
   }).observe(box, {attributes: true, childList: true, subtree: true});  // an image's src is set before it is shown
 }"""
@@ -657,7 +665,9 @@ _POINTER_JS = """() => {
   if (!window.__embedlabPointer) {
     window.__embedlabPointer = true;
     window.addEventListener('pointermove', (event) => {
-      if (window.__embedlabMoves) window.__embedlabMoves.push(event.timeStamp);
+      if (!window.__embedlabMoves) return;
+      const raw = event.getCoalescedEvents?.() ?? [];  // moves a busy page received as one event, each timed
+      for (const e of raw.length ? raw : [event]) window.__embedlabMoves.push(e.timeStamp);
     }, true);
   }
 }"""
@@ -668,6 +678,35 @@ DRAGS = [  # (notebook, explorer on the page, slider, what it shows): each route
     ("C-tied-logits.ipynb", 0, 0, "C, kernel redraw"),
     (NAIVE_NOTEBOOK, NAIVE_EXPLORERS.index("logits_explorer"), 0, "C drawn the naive way"),
 ]
+
+
+def _mouse_events(cdp: Any, events: list[tuple[str, float, float]], rate: float | None = None) -> None:
+    """Send left-button mouse events through the DevTools protocol, the i-th at i / ``rate`` s.
+
+    Each is sent at its time without waiting for the page to take the one before (Playwright's
+    ``mouse.move`` waits for that acknowledgement, so a page busy with its figure slowed the drag down to
+    25-52 moves per second): the hand keeps its pace and a busy page falls behind it, as with a real
+    mouse. The last event (the release) is sent once every move before it was taken.
+    """
+    impl = cdp._impl_obj  # the async session under the sync API: its send() can be scheduled unawaited
+
+    def send(kind: str, x: float, y: float) -> Any:
+        buttons = 0 if kind == "mouseReleased" else 1
+        params = {"type": kind, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1}
+        return impl.send("Input.dispatchMouseEvent", params, None)
+
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        start, sent = loop.time(), []
+        for i, event in enumerate(events[:-1] if rate else events):
+            if rate:
+                await asyncio.sleep(max(0.0, start + (i + 1) / rate - loop.time()))
+            sent.append(asyncio.ensure_future(send(*event)))
+        await asyncio.gather(*sent)
+        if rate:
+            await send(*events[-1])
+
+    cdp._sync(run())  # runs on Playwright's own event loop, as its sync calls do
 
 
 def drag_once(page: Any, box: Any, slider: int, label: str) -> dict[str, float]:
@@ -684,14 +723,16 @@ def drag_once(page: Any, box: Any, slider: int, label: str) -> dict[str, float]:
     x1 = track["x"] + track["width"] if x0 < track["x"] + track["width"] / 2 else track["x"]
     page.evaluate(_POINTER_JS)
     page.mouse.move(x0, y)
-    page.mouse.down()
-    page.evaluate(_POINTER_JS)  # the moves of the drag only, not the hover before it
-    page.evaluate(_PROBE_ARM_JS)
-    start = time.perf_counter()
-    for i in range(1, DRAG_MOVES + 1):
-        time.sleep(max(0.0, start + i / DRAG_RATE - time.perf_counter()))
-        page.mouse.move(x0 + (x1 - x0) * i / DRAG_MOVES, y)
-    page.mouse.up()
+    cdp = page.context.new_cdp_session(page)
+    try:
+        _mouse_events(cdp, [("mousePressed", x0, y)])
+        page.evaluate(_POINTER_JS)  # the moves of the drag only, not the hover before it
+        page.evaluate(_PROBE_ARM_JS)
+        start = time.monotonic()
+        moves = [("mouseMoved", x0 + (x1 - x0) * i / DRAG_MOVES, y) for i in range(1, DRAG_MOVES + 1)]
+        _mouse_events(cdp, [*moves, ("mouseReleased", x1, y)], rate=DRAG_RATE)
+    finally:
+        cdp.detach()
     last_seen, quiet_since = -1, time.monotonic()
     while time.monotonic() - quiet_since < 1.5:  # until the figure has not changed for 1.5 s
         n = page.evaluate("() => window.__embedlabProbe.changes.length")

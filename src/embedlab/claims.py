@@ -89,14 +89,21 @@ def _leaves(x: Any, depth: int = 0) -> Any:
             return
 
 
-def _within_half_unit(written: Fraction | None, computed: float, decimals: int) -> bool:
-    """Whether the draft's figure as written lies within half a unit of the ``decimals``-th place of ``computed``.
+def _roundings(x: Fraction, decimals: int) -> tuple[Fraction, ...]:
+    """The figures ``x`` rounds to at ``decimals`` places: one, or both neighbours when it lies exactly half-way.
 
-    Exact rational arithmetic: no rounding, and no dependence on the caller's ``decimal`` context.
+    Exact rational arithmetic: no rounding error, and no dependence on the caller's ``decimal`` context.
     """
-    if written is None or not math.isfinite(computed):
-        return False
-    return abs(written - Fraction(computed)) * 2 * 10**decimals <= 1
+    scaled = x * 10**decimals
+    low = math.floor(scaled)
+    rest = scaled - low
+    if rest == 0:
+        ends: tuple[int, ...] = (low,)
+    elif rest == Fraction(1, 2):
+        ends = (low, low + 1)
+    else:
+        ends = (low + 1 if rest > Fraction(1, 2) else low,)
+    return tuple(Fraction(e, 10**decimals) for e in ends)
 
 
 def _exact_real(v: Any, name: str) -> float:
@@ -219,34 +226,38 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
     exact = _as_float64(computed, "computed")
     if d.shape != exact.shape:
         raise ValueError(f"draft and computed must have the same shape, got {d.shape} and {exact.shape}")
-    with np.errstate(over="ignore", invalid="ignore"):
-        # np.round scales by 10**decimals first, which overflows for huge values; those (past
-        # 2**52) are integers already, which rounding leaves alone.
-        c = np.where(np.abs(exact) >= 2.0**52, exact, np.round(exact, decimals))
-        # The draft agrees when it is the computed value rounded to its places: within half a unit of the
-        # last place of the computed value, in exact rational arithmetic. The draft is read as the decimal
-        # it was written as (the shortest form of its float: 0.005, not 0.005000000000000000104), the
-        # computed value as the exact binary number it is. No tolerance: a value that rounds the other
-        # way (1.5000000005 to 0 places, 2**47 + 0.53125) must not agree.
-        # A draft written to more places than ``decimals`` is read at ``decimals`` places, rounded as a
-        # reader would (half to even, exactly): 0.6 at 0 places is 1, so it differs from a computed 0.1.
-        written = [None if w is None else round(w, decimals) for w in _written(draft, d)]
-        # Past 2**53 every float64 is a whole number and the draft cannot say more than which float it
-        # is: there it agrees when it is the same float64 (1e23 typed is the float 1e23 computed).
-        close = np.array(
-            [
-                _within_half_unit(a, b, decimals) or (a is not None and abs(b) >= 2.0**53 and float(a) == b)
-                for a, b in zip(written, exact.ravel().tolist(), strict=True)
-            ],
-            dtype=bool,
-        ).reshape(d.shape)
-        same_infinity = np.isinf(d) & (d == exact)
-        ok = bool(np.all(close | same_infinity | (np.isnan(d) & np.isnan(exact))))
-        # Shown rounded correctly from its exact binary value (np.round scales first: 0.005 would show 0.00);
-        # where the value lies exactly half-way and agrees, it is shown as the draft rounded it.
-        correct = np.array([round(float(x), decimals) if abs(x) < 2.0**52 else x for x in exact.ravel()])
-        # the draft shown as typed (a float32 0.1 as 0.1, not the 0.10000000149 it widens to)
-        typed = np.array([x if w is None else float(w) for w, x in zip(written, d.ravel().tolist(), strict=True)])
-        typed = typed.reshape(d.shape)
-        c = np.where(close, typed, correct.reshape(exact.shape))
+    # The draft agrees when one figure it rounds to at ``decimals`` places is a figure the computed value
+    # rounds to (a value exactly half-way rounds to both of its neighbours), in exact rational arithmetic.
+    # The draft is read as the decimal it was written as (the shortest form of its float: 0.005, not
+    # 0.005000000000000000104), the computed value as the exact binary number it is. A draft written to
+    # ``decimals`` places is its own figure, so it agrees when the computed value is within half a unit
+    # of it; one written to more places agrees when both round alike: 0.6 at 0 places (1) differs from
+    # 0.1 (0), and a typed 0.35 (half-way: 0.3 or 0.4) agrees with the float 0.35 (0.3499...97, so 0.3).
+    # No tolerance: a value that rounds the other way (1.5000000005 to 0 places) must not agree. Past
+    # 2**53 every float64 is a whole number and the draft cannot say more than which float it is: there
+    # it agrees when it is the same float64 (1e23 typed is the float 1e23 computed).
+    shown_draft, shown_computed, close = [], [], []
+    for w, typed, x in zip(_written(draft, d), d.ravel().tolist(), exact.ravel().tolist(), strict=True):
+        if w is None or not math.isfinite(x):  # NaN and infinities: shown as they are, compared below
+            shown_draft.append(typed if w is None else float(w))
+            shown_computed.append(x)
+            close.append(False)
+            continue
+        common = set(_roundings(w, decimals)) & set(_roundings(Fraction(x), decimals))
+        same_float = abs(x) >= 2.0**53 and float(w) == x
+        close.append(bool(common) or same_float)
+        if same_float:
+            shown_draft.append(x)
+            shown_computed.append(x)
+        elif common:  # the one figure both show
+            shown_draft.append(float(min(common)))
+            shown_computed.append(float(min(common)))
+        else:  # each rounded half to even: the draft from its decimal, the computed value from its exact binary
+            shown_draft.append(float(round(w, decimals)))
+            shown_computed.append(float(round(Fraction(x), decimals)) if abs(x) < 2.0**52 else x)
+    near = np.array(close, dtype=bool).reshape(d.shape)
+    same_infinity = np.isinf(d) & (d == exact)
+    ok = bool(np.all(near | same_infinity | (np.isnan(d) & np.isnan(exact))))
+    typed = np.array(shown_draft, dtype=np.float64).reshape(d.shape)
+    c = np.array(shown_computed, dtype=np.float64).reshape(d.shape)
     print(f"{label}: draft {_show(typed, decimals)}, computed {_show(c, decimals)} -> {'agrees' if ok else 'DIFFERS'}")

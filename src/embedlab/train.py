@@ -1032,6 +1032,13 @@ def _check_recorded(a: np.ndarray, name: str) -> None:
         raise ValueError(f"{name} must hold values of magnitude at most {_MAX_RECORDED:g}, as training makes them")
 
 
+def _steps_text(steps: np.ndarray) -> str:
+    """A run's checkpoint steps for a message: the values when there are a few, else a short summary."""
+    if steps.size <= 12:
+        return "[" + ", ".join(str(int(s)) for s in steps) + "]"
+    return short_repr(steps)
+
+
 @dataclass
 class CompareResult:
     """Tied against untied over several seeds: what :func:`compare` returns.
@@ -1134,6 +1141,12 @@ class CompareResult:
                 "the geometry compares the 'tied' and 'untied' configurations of res (as compare makes them); "
                 f"this one holds {short_repr(sorted(self.runs))}"
             )
+        for name, tied in (("tied", True), ("untied", False)):
+            if self.configs[name]["tied"] is not tied:
+                raise ValueError(
+                    f"the geometry compares a tied and an untied model, but res's {name!r} configuration has "
+                    f"tied={self.configs[name]['tied']!r}"
+                )
 
     def _name(self, name: str) -> str:
         if not isinstance(name, str) or plain_str(name) not in self.runs:
@@ -1225,8 +1238,8 @@ class CompareResult:
                     checkpoints = steps
                 elif c != len(checkpoints) or not (steps == checkpoints).all():
                     raise ValueError(
-                        f"runs must all have the same checkpoints, at checkpoint_steps {short_repr(checkpoints)}, "
-                        f"got {short_repr(steps)} in {where}"
+                        f"runs must all have the same checkpoints, at checkpoint_steps {_steps_text(checkpoints)}, "
+                        f"got {_steps_text(steps)} in {where}"
                     )
         self.configs = {k: plain_configs[k] for k in self.configs}  # in their own order
 

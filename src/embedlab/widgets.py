@@ -91,6 +91,13 @@ MAX_FRAMES = 4096
 Update = Callable[..., str]
 
 
+def _finite(v: Any) -> bool:
+    """Whether a float, complex or NumPy scalar is a number that equals itself (no NaN, inf or NaT)."""
+    if isinstance(v, (np.datetime64, np.timedelta64)):
+        return not np.isnat(v)
+    return bool(np.isfinite(v))
+
+
 @dataclass(frozen=True)
 class Control:
     """A slider over a fixed list of values, so no position can leave the range it was built for.
@@ -167,7 +174,8 @@ class Control:
         where = f"values of control {self.name!r}"
         object.__setattr__(self, "values", tuple(_plain(v, where) for v in self.values))
         for v in self.values:
-            if issubclass(type(v), np.ndarray) or (issubclass(type(v), (float, np.floating)) and not np.isfinite(v)):
+            inexact = (float, complex, np.inexact, np.datetime64, np.timedelta64)
+            if issubclass(type(v), np.ndarray) or (issubclass(type(v), inexact) and not _finite(v)):
                 raise ValueError(
                     f"values of control {self.name!r} must be plain values (no arrays, NaN or inf), got {short_repr(v)}"
                 )
