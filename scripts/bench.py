@@ -819,7 +819,12 @@ def lab_latency() -> tuple[list[Row], str | None]:
             ], stamp
         target, ratio_goal = data.get("target_median_ms"), data.get("target_ratio")
         naive_ms = data.get("naive_median_ms")
-        naive_label = f"naive explorers, same server ({data.get('naive_presses', 0)} presses)" if naive_ms else ""
+        naive_label = (
+            f"the naive twins, pressed in turn ({data.get('naive_presses', 0)} presses, "
+            f"IQR {iqr_text(data.get('naive_iqr_ms'))})"
+            if naive_ms
+            else ""
+        )
         naive_s = naive_ms / 1e3 if naive_ms else None
         goal = f"< {target} ms, ratio <= {ratio_goal}" if target and ratio_goal else ""
 
@@ -831,29 +836,29 @@ def lab_latency() -> tuple[list[Row], str | None]:
         rows = []
         for name, nb in data.get("notebooks", {}).items():
             ms, runs = nb["median_ms"], len(nb.get("samples_ms", []))
-            own = nb.get("naive_median_ms")  # the same explorers drawn the naive way, when the file has them
-            drawn = [e for e in nb.get("explorers", []) if e in data.get("naive", {})]  # drawn naively too
-            shown = ", ".join(f"`{e}`" for e in drawn)
-            own = own if drawn else None  # else the file's figure is every naive press: say so
-            label, base = (f"the naive {shown}, same server", own / 1e3) if own else (naive_label, naive_s)
+            title = f"`{name}` ({runs} presses, IQR {iqr_text(nb.get('iqr_ms'))})"
+            own = nb.get("naive_median_ms")  # its explorers' naive twins, pressed in turn with them
             if own:
-                ok = ms < target and ms / own <= ratio_goal if target and ratio_goal else None
-                rows.append(Row("lab", f"`{name}` ({runs} presses)", ms / 1e3, runs, label, base, goal, ok))
-            else:  # no naive version of these explorers: no ratio, the median only
-                label = "no naive version of its explorers: no ratio" + (
-                    f" (every naive press: {naive_ms:.0f} ms)" if naive_ms else ""
+                twins = ", ".join(f"`{e}`" for e in nb.get("explorers", []) if e in data.get("naive", {}))
+                label = (
+                    f"its naive twins {twins}, pressed in turn ({len(nb.get('naive_samples_ms', []))} presses, "
+                    f"IQR {iqr_text(nb.get('naive_iqr_ms'))})"
                 )
+                ok = ms < target and ms / own <= ratio_goal if target and ratio_goal else None
+                rows.append(Row("lab", title, ms / 1e3, runs, label, own / 1e3, goal, ok))
+            else:  # no naive version of these explorers: no ratio, the median only
                 ok = ms < target if target else None
-                rows.append(Row("lab", f"`{name}` ({runs} presses)", ms / 1e3, runs, label, None, f"< {target} ms", ok))
+                label = "no naive twin of its explorers: no ratio"
+                rows.append(Row("lab", title, ms / 1e3, runs, label, None, f"< {target} ms", ok))
         ms = data.get("overall_median_ms")
         presses = data.get("presses", 0)
         if ms is not None:
             pooled = data.get("overall_of")
-            of = f" of {', '.join(f'`{n}`' for n in pooled)}, whose explorers are all drawn naively" if pooled else ""
+            of = f" of {', '.join(f'`{n}`' for n in pooled)}, whose explorers have naive twins" if pooled else ""
             rows.append(
                 Row(
                     "lab",
-                    f"**every key press**{of} ({presses})",
+                    f"**every key press**{of} ({presses}, IQR {iqr_text(data.get('overall_iqr_ms'))})",
                     ms / 1e3,
                     presses,
                     naive_label,
@@ -891,6 +896,11 @@ def lab_latency() -> tuple[list[Row], str | None]:
     except (OSError, ValueError, KeyError, TypeError, AttributeError, ZeroDivisionError) as exc:
         return [Row("lab", f"unreadable `{LAB_LATENCY.name}`: {type(exc).__name__} {exc}", None, 0)], stamp
     return rows, stamp
+
+
+def iqr_text(iqr: Any) -> str:
+    """A [first, third] quartile pair from the lab file, as text ("n/a" when it has none)."""
+    return f"{iqr[0]:.1f}-{iqr[1]:.1f} ms" if isinstance(iqr, list) and len(iqr) == 2 else "n/a"
 
 
 def lab_load() -> str:
@@ -1004,13 +1014,13 @@ def markdown(meta: dict[str, Any], rows: list[Row]) -> str:
         "(part of `make test`) "
         f"(`_build/bench/lab-latency.json`, dated {meta.get('lab_latency_date')}, on {meta.get('lab_cpu')}): "
         "from the moment the browser took the key or the pointer move (the event's own time stamp, so a page "
-        "busy with its figure shows its lag) to the start of the first animation frame after the new figure's "
-        "image has loaded (its decode and paint follow, not counted, for the naive route too); "
-        "each notebook's presses against the same explorers drawn the naive way in the same server, later in "
-        "the same session, not turn by turn (against every naive press where the notebook's explorers were not "
-        "drawn naively), and drags of 20 pointer moves asked at 60 per second (the rate the page saw is in "
-        "each row, the baseline's too: the test sends a move only once the page has taken the one before, so a "
-        "page busy with its figure slows the drag itself); each verdict is of this one run; 1-minute load average "
+        "busy with its figure shows its lag) to the frame that first painted the new figure (the `renderTime` "
+        "Chromium's Element Timing API gives the image: its decode, raster and presentation counted, for the "
+        "naive route too); each notebook's presses against the naive twins of its explorers, shown in the same "
+        "notebook page and pressed in turn with them (one twin press after each press), with the interquartile "
+        "range beside each median; drags of 20 pointer moves sent at 60 per second without waiting for the page "
+        "(the rate the page saw, from the moves' own time stamps, is in each row, the baseline's too); each "
+        "verdict is of this one run; 1-minute load average "
         f"{meta.get('lab_load', 'not recorded')}",
     }
     for key, intro in sections.items():

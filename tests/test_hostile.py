@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
+import datetime
 import enum
 import functools
 import importlib
@@ -4247,3 +4248,33 @@ def _compare_checkpoints_differ():
 def test_hostile_pass_36_rows(make, error, words):
     with contextlib.redirect_stdout(io.StringIO()):
         _value_or_short_refusal(make, error, words)
+
+
+# ---------------------------------------------------------------- hostile pass 37
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: Control("x", "x", (np.datetime64("2020"), datetime.date(2020, 1, 1))), TypeError, "datetime64"),
+    ],
+)  # fmt: skip
+def test_hostile_pass_37_rows(make, error, words):
+    _value_or_short_refusal(make, error, words)
+
+
+def test_hostile_pass_37_claims_read_rightly(capsys):
+    """A float32 draft past 2**53 agrees with the float64 it holds or the one its typed decimal is; every figure
+    shown is written exactly at ``decimals`` places, with no float64 noise (checked against Decimal)."""
+    from decimal import Decimal
+
+    check("a", np.float32(1e20), np.float32(1e20), 0)
+    check("b", np.float32(2**60), 2**60, 0)
+    check("c", np.float32(1e16), 1e16, 0)  # typed as 1e16 (hostile pass 16: a float32 1e23 is the 1e23 typed)
+    check("d", np.float32(1e20), 1e21, 0)
+    verdicts = [line.rsplit("-> ", 1)[1] for line in capsys.readouterr().out.splitlines()]
+    assert verdicts == ["agrees", "agrees", "agrees", "DIFFERS"]
+    cases = [(0.3, 0.2, 17), (2399.145, 2399.145, 14), (np.float32(-5550.951), -5550.951284, 15)]
+    for draft, computed, places in cases:
+        check("x", draft, computed, places)
+        shown = capsys.readouterr().out.split("draft ", 1)[1].split(", computed ")[0].replace(",", "")
+        typed = np.format_float_positional(draft, unique=True) if isinstance(draft, np.floating) else repr(draft)
+        assert Decimal(shown) == Decimal(typed).quantize(Decimal(1).scaleb(-places)), (draft, shown)

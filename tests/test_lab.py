@@ -14,6 +14,7 @@ checks that the slider check catches it.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import platform
@@ -42,7 +43,7 @@ ARTIFACTS = REPO / "_build" / "test-artifacts" / "lab"
 LATENCY_JSON = REPO / "_build" / "bench" / "lab-latency.json"
 
 PRESSES_PER_NOTEBOOK = 8  # at least; each slider is moved there and back
-NAIVE_NOTEBOOK = "naive-baseline.ipynb"
+NAIVE_NOTEBOOK = "naive-baseline.ipynb"  # every explorer drawn the naive way: the drags' baselines
 # The explorers of notebooks A to H, each drawn the naive way in the same server (the baseline).
 NAIVE_EXPLORERS = CHAPTER_EXPLORERS
 DRAG_MOVES, DRAG_RATE = 20, 60  # a drag: 20 pointer moves at 60 per second
@@ -101,12 +102,16 @@ _PROBE_INSTALL_JS = """(box) => {
   const shown = () => box.querySelector('img.embedlab-layer');
   const tagged = new Map();  // elementtiming identifier -> the probe armed when that picture arrived
   let serial = 0;
+  box.__embedlabShown = shown;  // armed again each time this explorer is pressed (_PROBE_ARM_JS)
   window.__embedlabProbe = {key: null, change: null, src: shown()?.src ?? null, changes: []};
   window.__embedlabShown = shown;  // the explorer under test (a page may hold several)
-  window.addEventListener('keydown', (event) => {
-    const p = window.__embedlabProbe;
-    if (p.key === null) p.key = event.timeStamp;  // when the browser took the key, however late this runs
-  }, true);
+  if (!window.__embedlabKeys) {
+    window.__embedlabKeys = true;
+    window.addEventListener('keydown', (event) => {
+      const p = window.__embedlabProbe;
+      if (p.key === null) p.key = event.timeStamp;  // when the browser took the key, however late this runs
+    }, true);
+  }
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       const p = tagged.get(entry.identifier);
@@ -127,20 +132,23 @@ _PROBE_INSTALL_JS = """(box) => {
     }
   }).observe(box, {attributes: true, childList: true, subtree: true});  // an image's src is set before it is shown
 }"""
-_PROBE_ARM_JS = (
-    "() => { window.__embedlabProbe = {key: null, change: null, src: window.__embedlabShown()?.src ?? null, "
-    "changes: []}; }"
+_PROBE_ARM_JS = (  # given the explorer's box, whose probe is installed
+    "(box) => { window.__embedlabShown = box.__embedlabShown; "
+    "window.__embedlabProbe = {key: null, change: null, src: box.__embedlabShown()?.src ?? null, changes: []}; }"
 )
 
 
 # -- notebook copies ----------------------------------------------------------------------------
 
 
-def copy_without_counts(src: Path, dest: Path, *, insert_before_explorer: str | None = None) -> None:
+def copy_without_counts(
+    src: Path, dest: Path, *, insert_before_explorer: str | None = None, after_explorers: str | None = None
+) -> None:
     """Copy a notebook with execution counts cleared, so a finished run shows in its prompts.
 
     Outputs stay (the learner opens the notebook with them). ``insert_before_explorer`` adds a
-    code cell with that source before the cell that displays the explorer.
+    code cell with that source before the cell that displays the explorer; ``after_explorers``, one
+    after the last cell that shows an explorer.
     """
     nb = json.loads(src.read_text(encoding="utf-8"))
     for cell in nb["cells"]:
@@ -166,7 +174,17 @@ def copy_without_counts(src: Path, dest: Path, *, insert_before_explorer: str | 
                 "source": insert_before_explorer,
             },
         )
+    if after_explorers is not None:
+        shows = [i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code" and _shows_explorer(c)]
+        cell = {"cell_type": "code", "execution_count": None, "id": "naive-twins", "metadata": {}, "outputs": []}
+        nb["cells"].insert(shows[-1] + 1, {**cell, "source": after_explorers})
     dest.write_text(json.dumps(nb, indent=1), encoding="utf-8")
+
+
+def _shows_explorer(cell: dict[str, Any]) -> bool:
+    """Whether a code cell's last line calls an ``*_explorer`` (so the cell shows it)."""
+    last = "".join(cell["source"]).strip().splitlines()[-1:]
+    return bool(last) and re.search(r"_explorer\(.*\)\s*$", last[0]) is not None
 
 
 def cell_tags(nb_path: Path) -> list[tuple[str, list[str], str]]:
@@ -225,35 +243,24 @@ def browser(lab: LabServer, chromium: Any) -> Iterator[Any]:
 
 
 class LatencyReport:
-    """Key-press-to-figure times per notebook, the naive baseline's, and drags: JSON and the session summary."""
+    """Key-press-to-figure times per notebook, the naive presses taken in turn with them, and drags."""
 
     def __init__(self) -> None:
         self.samples: dict[str, list[float]] = {}
-        self.naive: dict[str, list[float]] = {}
+        self.alongside: dict[str, list[float]] = {}  # notebook -> naive presses taken in turn with its presses
+        self.naive: dict[str, list[float]] = {}  # naive explorer -> its presses
         self.drags: dict[str, dict[str, Any]] = {}
         self.shows: dict[str, list[str]] = {}  # notebook -> the explorers it shows
         self.load_at_start = load_average()  # work already on the cores slows every figure
 
-    def naive_of(self, explorers: list[str]) -> float | None:
-        """Median of the naive presses on ``explorers`` (on every explorer where none was drawn naively)."""
-        chosen = [ms for name in explorers for ms in self.naive.get(name, [])]
-        chosen = chosen or [ms for samples in self.naive.values() for ms in samples]
-        return round(statistics.median(chosen), 1) if chosen else None
-
-    def like_for_like(self) -> list[str]:
-        """The notebooks whose every explorer was also drawn the naive way: the pooled ratio's presses."""
-        return [
-            name for name in self.samples if self.shows.get(name) and all(e in self.naive for e in self.shows[name])
-        ]
-
     def summary(self) -> dict[str, Any]:
-        pooled = self.like_for_like()
+        pooled = [name for name in self.samples if self.alongside.get(name)]
         every = [ms for name in pooled for ms in self.samples[name]]
-        naive = [ms for samples in self.naive.values() for ms in samples]
+        naive = [ms for name in pooled for ms in self.alongside[name]]
         live_ms = round(statistics.median(every), 1) if every else None
         naive_ms = round(statistics.median(naive), 1) if naive else None
         return {
-            "measured": "JupyterLab: keydown on a slider handle to the explorer's figure changing (ms)",
+            "measured": "JupyterLab: keydown on a slider handle to the explorer's figure painted (ms)",
             "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "cpu": cpu_model(),
             "load_1min_at_start": self.load_at_start,
@@ -261,19 +268,26 @@ class LatencyReport:
             "target_median_ms": TARGET_MEDIAN_MS,
             "target_ratio": TARGET_RATIO,
             "target_drag_ms": TARGET_DRAG_MS,
-            "overall_median_ms": live_ms,  # pooled over the notebooks below, each set against its naive twin
+            "overall_median_ms": live_ms,  # pooled over the notebooks whose explorers have naive twins
+            "overall_iqr_ms": quartiles(every),
             "overall_of": pooled,
             "presses": len(every),
             "naive_median_ms": naive_ms,
+            "naive_iqr_ms": quartiles(naive),
             "naive_presses": len(naive),
             "ratio": round(live_ms / naive_ms, 3) if live_ms and naive_ms else None,
             "notebooks": {
                 name: {
                     "median_ms": round(statistics.median(s), 1),
+                    "iqr_ms": quartiles(s),
                     "samples_ms": [round(x, 1) for x in s],
                     "explorers": self.shows.get(name, []),
-                    # the naive baseline of the same explorers (all of them where it shows none drawn naively)
-                    "naive_median_ms": self.naive_of(self.shows.get(name, [])),
+                    # the naive twins of its explorers, pressed in turn with them (None: no twin)
+                    "naive_median_ms": round(statistics.median(self.alongside[name]), 1)
+                    if self.alongside.get(name)
+                    else None,
+                    "naive_iqr_ms": quartiles(self.alongside.get(name, [])),
+                    "naive_samples_ms": [round(x, 1) for x in self.alongside.get(name, [])],
                 }
                 for name, s in self.samples.items()
             },
@@ -287,7 +301,7 @@ class LatencyReport:
     def complete(self) -> bool:
         """Whether every notebook, the naive baseline and every drag were measured (a whole run, not a -k part)."""
         notebooks = {n.removesuffix(".ipynb") for n in NOTEBOOKS}
-        return notebooks <= set(self.samples) and bool(self.naive) and {d[3] for d in DRAGS} <= set(self.drags)
+        return notebooks <= set(self.samples) and bool(self.alongside) and {d[3] for d in DRAGS} <= set(self.drags)
 
     def write(self) -> None:
         """The JSON that ``make bench`` reads, written only by a whole run: a part would replace it with less."""
@@ -296,26 +310,37 @@ class LatencyReport:
             LATENCY_JSON.write_text(json.dumps(self.summary(), indent=2) + "\n", encoding="utf-8")
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        if not (self.samples or self.naive or self.drags):
+        if not (self.samples or self.drags):
             return
         data = self.summary()
         write = terminalreporter.write_line
         terminalreporter.section("JupyterLab slider latency (key press to new figure; reported, not asserted)")
         for name, entry in data["notebooks"].items():
             naive = entry["naive_median_ms"]
-            against = f"; naive {naive:.1f} ms, ratio {entry['median_ms'] / naive:.3f}" if naive else ""
-            write(f"{name:<28} median {entry['median_ms']:6.1f} ms  ({len(entry['samples_ms'])} presses{against})")
+            against = (
+                f"; naive in turn {naive:.1f} ms (IQR {iqr_text(entry['naive_iqr_ms'])}, "
+                f"{len(entry['naive_samples_ms'])} presses), ratio {entry['median_ms'] / naive:.3f}"
+                if naive
+                else "; no naive twin"
+            )
+            write(
+                f"{name:<22} median {entry['median_ms']:6.1f} ms (IQR {iqr_text(entry['iqr_ms'])}, "
+                f"{len(entry['samples_ms'])} presses{against})"
+            )
         if data["overall_median_ms"] is not None:
             write(
-                f"{'overall':<28} median {data['overall_median_ms']:6.1f} ms  ({data['presses']} presses of "
-                f"{', '.join(data['overall_of'])}; goal < {TARGET_MEDIAN_MS} ms)"
+                f"{'overall':<22} median {data['overall_median_ms']:6.1f} ms (IQR {iqr_text(data['overall_iqr_ms'])}, "
+                f"{data['presses']} presses of {', '.join(data['overall_of'])}; goal < {TARGET_MEDIAN_MS} ms)"
             )
         for name, entry in data["naive"].items():
-            write(f"{'naive ' + name:<28} median {entry['median_ms']:6.1f} ms  ({len(entry['samples_ms'])} presses)")
+            write(f"{'naive ' + name:<22} median {entry['median_ms']:6.1f} ms ({len(entry['samples_ms'])} presses)")
         if data["naive_median_ms"] is not None:
-            write(f"{'naive overall':<28} median {data['naive_median_ms']:6.1f} ms  ({data['naive_presses']} presses)")
+            write(
+                f"{'naive overall':<22} median {data['naive_median_ms']:6.1f} ms "
+                f"(IQR {iqr_text(data['naive_iqr_ms'])}, {data['naive_presses']} presses)"
+            )
         if data["ratio"] is not None:
-            write(f"ratio explorers / naive, same server: {data['ratio']:.3f} (goal <= {TARGET_RATIO})")
+            write(f"ratio explorers / naive, pressed in turn: {data['ratio']:.3f} (goal <= {TARGET_RATIO})")
         for name, d in data["drags"].items():
             write(
                 f"drag {name}: {d['moves']} moves at {d['achieved_rate_per_s']}/s (asked {d['rate_per_s']}/s), last "
@@ -325,6 +350,18 @@ class LatencyReport:
         write(f"1-minute load average {data['load_1min_at_start']} at the start, {data['load_1min_at_end']} at the end")
         where = f"written to {LATENCY_JSON.relative_to(REPO)}" if self.complete() else "a part of the run: not written"
         write(f"on {data['cpu']}; {where}")
+
+
+def quartiles(samples: list[float]) -> list[float] | None:
+    """[first quartile, third quartile] of ``samples`` (None for fewer than two): the spread beside a median."""
+    if len(samples) < 2:
+        return None
+    q1, _, q3 = statistics.quantiles(samples, n=4, method="inclusive")
+    return [round(q1, 1), round(q3, 1)]
+
+
+def iqr_text(iqr: list[float] | None) -> str:
+    return "n/a" if iqr is None else f"{iqr[0]:.1f}-{iqr[1]:.1f}"
 
 
 def load_average() -> float | None:
@@ -462,13 +499,14 @@ def picture_hash(img: Any) -> str:
 def shown_explorers(notebook: Path) -> int:
     """How many explorers a notebook shows: code cells whose last line calls an ``*_explorer``."""
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
-    lasts = ["".join(c["source"]).strip().splitlines()[-1:] for c in cells if c["cell_type"] == "code"]
-    return sum(bool(last) and re.search(r"_explorer\(.*\)\s*$", last[0]) is not None for last in lasts)
+    return sum(c["cell_type"] == "code" and _shows_explorer(c) for c in cells)
 
 
-def explorer_boxes(page: Any, expected: int | None = None) -> Any:
-    """The live explorers (sliders, figure, readout) the open notebook shows, once the first is shown."""
-    boxes = page.locator(".jp-NotebookPanel .widget-vbox:has(img.embedlab-layer):has(.embedlab-readout)")
+def explorer_boxes(page: Any, expected: int | None = None, naive: bool = False) -> Any:
+    """The explorers (sliders, figure, readout) the open notebook shows, once the first is shown: the
+    notebook's own, or (``naive``) those drawn the naive way (:mod:`embedlab._naive`)."""
+    which = ".embedlab-naive" if naive else ":not(.embedlab-naive)"
+    boxes = page.locator(f".jp-NotebookPanel .widget-vbox{which}:has(img.embedlab-layer):has(.embedlab-readout)")
     try:
         boxes.first.wait_for(timeout=30_000)
     except PlaywrightTimeoutError:
@@ -485,21 +523,34 @@ def explorer_names(notebook: Path) -> list[str]:
     return list(dict.fromkeys(re.findall(r"\b(\w+_explorer)\(", code)))
 
 
-def check_explorer(page: Any, presses: int = PRESSES_PER_NOTEBOOK, expected: int | None = None) -> list[float]:
+def check_explorer(
+    page: Any, presses: int = PRESSES_PER_NOTEBOOK, expected: int | None = None, twins: Any = None
+) -> tuple[list[float], list[float]]:
     """Move every slider of each of the notebook's explorers with the keyboard, there and back.
 
     Each move must move the slider, change the figure (src and picture) and the readout; moving back
     must restore the first figure and readout. Raises AssertionError naming what did not follow.
-    Returns the latencies (ms) of every explorer's moves.
+    ``twins``, an iterator of the naive twins' presses (:func:`explorer_presses` of another page),
+    is pressed once after each of these presses, so the two are measured in turn, under the same load.
+    Returns the latencies (ms) of every explorer's moves, and of the twins' presses taken in turn.
     """
     boxes = explorer_boxes(page, expected)
     latencies: list[float] = []
+    alongside: list[float] = []
     for i in range(boxes.count()):
-        latencies += _check_one_explorer(page, boxes.nth(i), presses)
-    return latencies
+        for ms in explorer_presses(page, boxes.nth(i), presses):
+            if ms is not None:
+                latencies.append(ms)
+            if twins is not None:
+                naive = next(twins)
+                if naive is not None:
+                    alongside.append(naive)
+    return latencies, alongside
 
 
-def _check_one_explorer(page: Any, box: Any, presses: int) -> list[float]:
+def explorer_presses(page: Any, box: Any, presses: int | None) -> Iterator[float | None]:
+    """Press the explorer's sliders there and back, ``presses`` times (None: for ever), checking each move;
+    yield each press's key-to-figure time (ms; None when the key's time was not caught)."""
     box.scroll_into_view_if_needed()
     img = box.locator("img.embedlab-layer")
     # Sharp, not stretched: the image is shown at its CSS size, half its pixels (it is rendered at 2x).
@@ -515,14 +566,14 @@ def _check_one_explorer(page: Any, box: Any, presses: int) -> list[float]:
     assert start["readout"], "the explorer has no readout text"
     start_hash = picture_hash(img)
     box.evaluate(_PROBE_INSTALL_JS)
-    latencies: list[float] = []
 
-    def press(k: int, key: str, expect_back: bool) -> None:
+    def press(k: int, key: str, expect_back: bool) -> float | None:
+        box.scroll_into_view_if_needed()  # pressed in turn with another explorer of its page, maybe
         before = box.evaluate(_STATE_JS)
         label = before["sliders"][k]["label"]
         what = f"after {key} on slider {label!r} (at {before['sliders'][k]['shown']!r})"
         handles.nth(k).focus()
-        page.evaluate(_PROBE_ARM_JS)
+        box.evaluate(_PROBE_ARM_JS)
         page.keyboard.press(key)
         try:
             page.wait_for_function(
@@ -537,8 +588,6 @@ def _check_one_explorer(page: Any, box: Any, presses: int) -> list[float]:
         except PlaywrightTimeoutError:
             raise AssertionError(f"the figure did not change within {FIGURE_TIMEOUT_MS} ms {what}") from None
         probe = page.evaluate("() => window.__embedlabProbe")
-        if probe["key"] is not None:
-            latencies.append(probe["change"] - probe["key"])
         target = start["readout"] if expect_back else before["readout"]
         try:  # the HTML widget replaces its <p> on each update: look it up each time
             page.wait_for_function(
@@ -555,16 +604,34 @@ def _check_one_explorer(page: Any, box: Any, presses: int) -> list[float]:
             assert changed == start_hash, f"moving back did not restore the first figure {what}"
         else:
             assert changed != start_hash, f"the figure's src changed but not its picture {what}"
+        return None if probe["key"] is None else probe["change"] - probe["key"]
 
     done = 0
-    while done < presses:
+    while presses is None or done < presses:
         for k, slider in enumerate(start["sliders"]):
             at_end = slider["now"] >= slider["max"]
             forward, back = ("ArrowLeft", "ArrowRight") if at_end else ("ArrowRight", "ArrowLeft")
-            press(k, forward, expect_back=False)
-            press(k, back, expect_back=True)
+            yield press(k, forward, expect_back=False)
+            yield press(k, back, expect_back=True)
             done += 2
-    return latencies
+
+
+def cycle_twins(page: Any, names: list[str], record: dict[str, list[float]]) -> Iterator[float | None] | None:
+    """The naive twins ``names`` shown on the page, in that order, one press each in turn, for ever, each
+    press's time also added to ``record[name]``; None when there is none."""
+    if not names:
+        return None
+    boxes = explorer_boxes(page, expected=len(names), naive=True)
+    runs = [(n, explorer_presses(page, boxes.nth(i), None)) for i, n in enumerate(names)]
+
+    def presses() -> Iterator[float | None]:
+        for name, run in itertools.cycle(runs):
+            ms = next(run)
+            if ms is not None:
+                record.setdefault(name, []).append(ms)
+            yield ms
+
+    return presses()
 
 
 # -- tests ---------------------------------------------------------------------------------------
@@ -577,12 +644,40 @@ def test_every_chapter_notebook_found() -> None:
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("name", NOTEBOOKS, ids=[n.removesuffix(".ipynb") for n in NOTEBOOKS])
 def test_notebook_runs_and_explorer_responds(name: str, lab: LabServer, browser: Any, latency: LatencyReport) -> None:
-    """Restart and run all in JupyterLab: no unexpected error, then every slider drives figure and readout."""
-    with notebook_page(browser, lab, name, f"test-{name.removesuffix('.ipynb')}") as page:
+    """Restart and run all in JupyterLab: no unexpected error, then every slider drives figure and readout.
+
+    The copy run here ends with a cell showing the naive twins of the notebook's explorers (a new figure
+    per move); each press on the notebook's own explorers is followed by one on a twin, so the baseline is
+    measured in the same page, in turn with the presses it is set against.
+    """
+    key = name.removesuffix(".ipynb")
+    names = explorer_names(REPO / "notebooks" / name)
+    twinned = [n for n in names if n in NAIVE_EXPLORERS]
+    copy = f"twinned-{name}"
+    twins_cell = naive_cell(twinned) if twinned else None
+    copy_without_counts(REPO / "notebooks" / name, lab.root / copy, after_explorers=twins_cell)
+    with notebook_page(browser, lab, copy, f"test-{key}") as page:
         state = restart_and_run_all(page)
-        check_cells(state, lab.root / name)
-        latency.samples[name.removesuffix(".ipynb")] = check_explorer(page, expected=shown_explorers(lab.root / name))
-        latency.shows[name.removesuffix(".ipynb")] = explorer_names(lab.root / name)
+        check_cells(state, lab.root / copy)
+        latency.shows[key] = names
+        twins = cycle_twins(page, twinned, latency.naive)
+        live, alongside = check_explorer(page, expected=shown_explorers(lab.root / name), twins=twins)
+        latency.samples[key], latency.alongside[key] = live, alongside
+
+
+def naive_cell(names: list[str]) -> str:
+    """A cell showing the explorers ``names`` drawn the naive way."""
+    return "\n".join(
+        [
+            "# Appended by tests/test_lab.py: this notebook's explorers drawn the naive way (a new figure per move),",
+            "# pressed in turn with them: the baseline of the key-to-figure ratio.",
+            "from IPython.display import display",
+            "from embedlab._naive import naive_explorer",
+            "",
+            f"for name in {names!r}:",
+            "    display(naive_explorer(name))",
+        ]
+    )
 
 
 # Each animation frame: whether the explorer shows its moving layer, drawn (an image in the page, visible,
@@ -645,16 +740,6 @@ def test_broken_redraw_is_caught(lab: LabServer, browser: Any) -> None:
         check_cells(restart_and_run_all(page), lab.root / name)
         with pytest.raises(AssertionError, match="the figure did not change"):
             check_explorer(page, presses=2)
-
-
-@pytest.mark.timeout(600)
-def test_naive_baseline_in_the_same_server(lab: LabServer, browser: Any, latency: LatencyReport) -> None:
-    """The same presses on every explorer drawn the naive way (a new figure per move): the ratio's baseline."""
-    with notebook_page(browser, lab, NAIVE_NOTEBOOK, "test-naive") as page:
-        check_cells(restart_and_run_all(page), lab.root / NAIVE_NOTEBOOK)
-        boxes = explorer_boxes(page, expected=len(NAIVE_EXPLORERS))
-        for i, name in enumerate(NAIVE_EXPLORERS):
-            latency.naive[name] = _check_one_explorer(page, boxes.nth(i), PRESSES_PER_NOTEBOOK)
 
 
 # A drag's pointer moves, as the slider itself receives them, each timed by its event's timeStamp: the
@@ -727,7 +812,7 @@ def drag_once(page: Any, box: Any, slider: int, label: str) -> dict[str, float]:
     try:
         _mouse_events(cdp, [("mousePressed", x0, y)])
         page.evaluate(_POINTER_JS)  # the moves of the drag only, not the hover before it
-        page.evaluate(_PROBE_ARM_JS)
+        box.evaluate(_PROBE_ARM_JS)
         start = time.monotonic()
         moves = [("mouseMoved", x0 + (x1 - x0) * i / DRAG_MOVES, y) for i in range(1, DRAG_MOVES + 1)]
         _mouse_events(cdp, [*moves, ("mouseReleased", x1, y)], rate=DRAG_RATE)
@@ -792,7 +877,7 @@ def test_drag_ends_on_the_final_figure(
         handles = box.locator(".widget-slider .noUi-handle")
         for key in ("ArrowLeft", "ArrowRight") if at_end else ("ArrowRight", "ArrowLeft"):
             handles.nth(slider).focus()
-            page.evaluate(_PROBE_ARM_JS)
+            box.evaluate(_PROBE_ARM_JS)
             page.keyboard.press(key)
             page.wait_for_function("() => window.__embedlabProbe.change !== null", timeout=FIGURE_TIMEOUT_MS)
         page.wait_for_function(

@@ -97,4 +97,6 @@ def naive_explorer(name: str) -> Any:
 
         slider.observe(moved, names="value")
         sliders.append(slider)
-    return w.VBox([*sliders, image, readout])
+    box = w.VBox([*sliders, image, readout])
+    box.add_class("embedlab-naive")  # told apart from the live explorers when both are on one page
+    return box

@@ -19,7 +19,9 @@ dtype policy (the README's "dtype policy" section)
   are several); functions that return one number return a Python ``float``.
 * A result that does not fit its dtype (it would overflow to ``inf``) is refused with a
   ``ValueError`` naming the argument responsible, never returned as ``inf`` and never shown as
-  a NumPy ``RuntimeWarning``.
+  a NumPy ``RuntimeWarning``. One exception, by design: a log-probability is ``-inf`` where the
+  probability is 0 in the dtype (:func:`embedlab.log_softmax` of a masked ``-inf`` logit, or of
+  logits spanning the dtype's whole range), as ``log(0)`` is.
 """
 
 from __future__ import annotations

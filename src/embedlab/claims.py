@@ -21,10 +21,19 @@ __all__ = [
 ]
 
 
-def _show(x: np.ndarray, decimals: int) -> str:
-    if x.ndim == 0:
-        return f"{float(x):,.{decimals}f}"
-    return "[" + ", ".join(f"{v:.{decimals}f}" for v in x.ravel()) + "]"
+def _figure(v: Fraction | float, decimals: int, grouped: bool) -> str:
+    """A figure at ``decimals`` places, written exactly (a Fraction's own digits, no float noise), or NaN/inf."""
+    if not isinstance(v, Fraction):
+        return f"{v:,.{decimals}f}" if grouped else f"{v:.{decimals}f}"
+    n = v * 10**decimals
+    digits = abs(n.numerator // n.denominator if n.denominator == 1 else round(n))
+    whole, part = divmod(digits, 10**decimals)
+    text = f"{whole:,}" if grouped else str(whole)
+    return ("-" if v < 0 else "") + text + (f".{part:0{decimals}d}" if decimals else "")
+
+
+def _show(figures: list[str], scalar: bool) -> str:
+    return figures[0] if scalar else "[" + ", ".join(figures) + "]"
 
 
 #: Most values one claim may compare: a draft prints a few numbers, not a matrix of millions.
@@ -236,28 +245,32 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
     # No tolerance: a value that rounds the other way (1.5000000005 to 0 places) must not agree. Past
     # 2**53 every float64 is a whole number and the draft cannot say more than which float it is: there
     # it agrees when it is the same float64 (1e23 typed is the float 1e23 computed).
-    shown_draft, shown_computed, close = [], [], []
+    shown_draft: list[Fraction | float] = []
+    shown_computed: list[Fraction | float] = []
+    close = []
     for w, typed, x in zip(_written(draft, d), d.ravel().tolist(), exact.ravel().tolist(), strict=True):
         if w is None or not math.isfinite(x):  # NaN and infinities: shown as they are, compared below
-            shown_draft.append(typed if w is None else float(w))
+            shown_draft.append(typed if w is None else round(w, decimals))
             shown_computed.append(x)
             close.append(False)
             continue
         common = set(_roundings(w, decimals)) & set(_roundings(Fraction(x), decimals))
-        same_float = abs(x) >= 2.0**53 and float(w) == x
+        # past 2**53 the draft is the float64 of the decimal typed or the float64 it holds: a float32 1e23
+        # is the 1e23 typed, a float32 2**60 or 1e20 is the float64 it equals too
+        same_float = abs(x) >= 2.0**53 and (float(w) == x or typed == x)
         close.append(bool(common) or same_float)
         if same_float:
-            shown_draft.append(x)
-            shown_computed.append(x)
+            shown_draft.append(Fraction(x))
+            shown_computed.append(Fraction(x))
         elif common:  # the one figure both show
-            shown_draft.append(float(min(common)))
-            shown_computed.append(float(min(common)))
+            shown_draft.append(min(common))
+            shown_computed.append(min(common))
         else:  # each rounded half to even: the draft from its decimal, the computed value from its exact binary
-            shown_draft.append(float(round(w, decimals)))
-            shown_computed.append(float(round(Fraction(x), decimals)) if abs(x) < 2.0**52 else x)
-    near = np.array(close, dtype=bool).reshape(d.shape)
+            shown_draft.append(round(w, decimals))
+            shown_computed.append(round(Fraction(x), decimals))
     same_infinity = np.isinf(d) & (d == exact)
-    ok = bool(np.all(near | same_infinity | (np.isnan(d) & np.isnan(exact))))
-    typed = np.array(shown_draft, dtype=np.float64).reshape(d.shape)
-    c = np.array(shown_computed, dtype=np.float64).reshape(d.shape)
-    print(f"{label}: draft {_show(typed, decimals)}, computed {_show(c, decimals)} -> {'agrees' if ok else 'DIFFERS'}")
+    ok = bool(np.all(np.array(close, dtype=bool).reshape(d.shape) | same_infinity | (np.isnan(d) & np.isnan(exact))))
+    grouped = d.ndim == 0
+    draft_text = _show([_figure(v, decimals, grouped) for v in shown_draft], grouped)
+    computed_text = _show([_figure(v, decimals, grouped) for v in shown_computed], grouped)
+    print(f"{label}: draft {draft_text}, computed {computed_text} -> {'agrees' if ok else 'DIFFERS'}")

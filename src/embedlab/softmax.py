@@ -155,6 +155,10 @@ def softmax(z: Any, axis: int = -1) -> np.ndarray:
 def log_softmax(z: Any, axis: int = -1) -> np.ndarray:
     """Return ``log(softmax(z))`` computed without taking the log of a rounded-off 0.
 
+    A log-probability below the dtype's range is ``-inf``, the log of a probability that is 0 in
+    that dtype: a masked ``-inf`` logit gives ``-inf``, and so do logits spanning the dtype's whole
+    range (``[-65504, 65504]`` in float16, where the true -131008 has no float16).
+
     Examples
     --------
     >>> log_softmax([0.0, 0.0]).round(4)

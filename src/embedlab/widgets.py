@@ -24,6 +24,7 @@ exceptions raised inside callbacks).
 from __future__ import annotations
 
 import base64
+import datetime
 import html
 import inspect
 import io
@@ -183,6 +184,13 @@ class Control:
         if any(numeric) and not all(numeric):
             raise TypeError(
                 f"values of control {self.name!r} must be all numbers or all other values, got "
+                f"{short_repr(self.values, 80)}"
+            )
+        if any(isinstance(v, np.datetime64) for v in self.values) and any(
+            isinstance(v, datetime.date) for v in self.values
+        ):  # np.datetime64('2020') == date(2020, 1, 1), with another hash: a repeat no set would see
+            raise TypeError(
+                f"values of control {self.name!r} must not mix NumPy datetime64 with Python dates, got "
                 f"{short_repr(self.values, 80)}"
             )
         try:
