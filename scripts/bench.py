@@ -21,8 +21,8 @@ better; below 1 the measured route is the faster):
    against its steps alone, and the cost per point of notebook I's sweep (``make experiments``);
 3. ``pytest --nbval`` per notebook and in total, and the book's cold and warm build in a
    temporary copy of the repository (the real ``_build/`` is untouched); skipped by ``--quick``;
-4. the JupyterLab key-press-to-figure latencies and drags of the last ``make test``, each against
-   the naive explorers driven in the same server by the same run, when
+4. the JupyterLab key-press-to-figure latencies and drags of the last ``make test``, each notebook's
+   against the naive twins of its explorers, shown in the same page and pressed in turn with it, when
    ``_build/bench/lab-latency.json`` exists.
 
 ``--repeat N`` (default 5) sets the timed runs of sections 1 and 2 and ``--slow-repeat M``
