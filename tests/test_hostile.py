@@ -4278,3 +4278,28 @@ def test_hostile_pass_37_claims_read_rightly(capsys):
         shown = capsys.readouterr().out.split("draft ", 1)[1].split(", computed ")[0].replace(",", "")
         typed = np.format_float_positional(draft, unique=True) if isinstance(draft, np.floating) else repr(draft)
         assert Decimal(shown) == Decimal(typed).quantize(Decimal(1).scaleb(-places)), (draft, shown)
+
+
+# ---------------------------------------------------------------- hostile pass 38
+_EQ_ALL_COMPLEX = type("C", (complex,), {"__eq__": lambda s, o: True, "__hash__": complex.__hash__})
+_EQ_ALL_STR = type("S", (str,), {"__eq__": lambda s, o: True, "__hash__": str.__hash__})
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: embedlab.corpus.context_windows([[5, 7, 9]], 2), ValueError, "start with <s>"),
+        (lambda: embedlab.corpus.context_windows([np.array([0, 5]), np.array([3, 4])], 1), ValueError, "sentence 1"),
+    ],
+)  # fmt: skip
+def test_hostile_pass_38_rows(make, error, words):
+    _value_or_short_refusal(make, error, words)
+
+
+def test_hostile_pass_38_values_read_rightly():
+    """A complex or str of a subclass with its own == never picks the value a control returns."""
+    c = Control("t", "t", [_EQ_ALL_COMPLEX(1, 2), 1j])
+    assert c.snap(1j) == 1j and type(c.snap(1j)) is complex and c.show(1j) == "1j"
+    assert Control("t", "t", [_EQ_ALL_COMPLEX(1, 2), 1j], value=1j).value == 1j
+    s = Control("t", "t", [_EQ_ALL_STR("a"), "b"])
+    assert s.snap("b") == "b" and s.show("b") == "b" and all(type(v) is str for v in s.values)

@@ -371,6 +371,12 @@ def context_windows(sentences: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
         arrays.append(s)
     if not arrays:
         raise ValueError("sentences must hold at least one sentence")
+    late = next((i for i, s in enumerate(arrays) if s[0] != 0), None)
+    if late is not None:  # its first token would be read as <s> and never be a target
+        raise ValueError(
+            f"sentences must each start with <s> (id 0), as Corpus.train's do; sentence {late} starts with "
+            f"{int(arrays[late][0])}"
+        )
     n = sum(len(s) - 1 for s in arrays)
     # every window (n, k), the targets, and one padded sentence at a time, sized before any is made
     check_nbytes((n * (k + 1) + max(len(s) for s in arrays) + k,), np.intp, "k")

@@ -991,6 +991,11 @@ def _plain(x: Any, name: str) -> Any:
     if type(x) in _EXACT_NUMBERS:
         return x
     _no_false_class(x, name)
+    # a complex or str of a subclass, whose own == could pick another value: the plain value it holds
+    if isinstance(x, complex):
+        return complex(complex.real.__get__(x), complex.imag.__get__(x))
+    if isinstance(x, str):
+        return str.__str__(x)
     return exact_real(x, name) if _is_number(x) else x
 
 
