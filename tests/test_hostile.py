@@ -4303,3 +4303,30 @@ def test_hostile_pass_38_values_read_rightly():
     assert Control("t", "t", [_EQ_ALL_COMPLEX(1, 2), 1j], value=1j).value == 1j
     s = Control("t", "t", [_EQ_ALL_STR("a"), "b"])
     assert s.snap("b") == "b" and s.show("b") == "b" and all(type(v) is str for v in s.values)
+
+
+# ---------------------------------------------------------------- hostile pass 39
+def _self_holding_list():
+    items: list[Any] = []
+    items.extend([items] * 10)
+    return items
+
+
+def _shared_lists():
+    a: Any = [0]
+    for _ in range(21):
+        a = [a] * 8
+    return a
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: embedlab.sweep.Sweep(embedlab.sweep.SweepSpec(), [], {"m": _self_holding_list()}), ValueError, "meta"),
+        (lambda: embedlab.sweep.Sweep(embedlab.sweep.SweepSpec(), [], {"m": _shared_lists()}), ValueError, "meta"),
+    ],
+)  # fmt: skip
+def test_hostile_pass_39_rows(make, error, words):
+    """A meta that holds itself or shares its lists is refused at once, not walked for ever."""
+    _value_or_short_refusal(make, error, words)

@@ -478,8 +478,14 @@ class Sweep:
             raise TypeError("records must be a list of dicts, one per point (see run_point)")
         if type(self.meta) is not dict:
             raise TypeError(f"meta must be a dict, got {type_name(self.meta)}")
-        if not _plain_json(self.meta):
+        odd = _plain_json(self.meta)
+        if odd == "type":
             raise TypeError("meta must hold plain JSON values only: dicts with plain str keys, lists, str and numbers")
+        if odd == "size":
+            raise ValueError(
+                f"meta must hold plain JSON values at most 20 deep and {MAX_META_NODES:,} values in all "
+                "(a list that holds itself has no end)"
+            )
         for i, r in enumerate(self.records):
             odd = next((k for k in r if type(k) is not str), None)
             if odd is not None:  # plain str keys: a subclass's own ==, hash or repr never runs
@@ -652,15 +658,30 @@ def run_sweep(
     return Sweep(spec, records, meta)
 
 
-def _plain_json(x: Any, depth: int = 0) -> bool:
-    """Whether ``x`` is made only of plain dicts (plain str keys), lists, str, bool, int, float and None."""
-    if depth > 20:  # deeper is refused when saved, by JSON's own check
-        return True
-    if type(x) is dict:
-        return all(type(k) is str and _plain_json(v, depth + 1) for k, v in x.items())
-    if type(x) is list:
-        return all(_plain_json(v, depth + 1) for v in x)
-    return type(x) in (str, bool, int, float) or x is None
+#: Most values (dicts, lists, keys and leaves, counted each time they are reached) a sweep's meta may hold.
+MAX_META_NODES = 100_000
+
+
+def _plain_json(x: Any) -> str:
+    """What keeps ``x`` from being plain JSON: "" when it is made only of plain dicts (plain str keys),
+    lists, str, bool, int, float and None; "type" for any other value; "size" when it is nested more
+    than 20 deep or holds more than :data:`MAX_META_NODES` values, shared ones counted each time they are
+    reached (as JSON would write them), so a list that holds itself is refused, not walked for ever."""
+    stack, seen = [(x, 0)], 0
+    while stack:
+        v, depth = stack.pop()
+        seen += 1
+        if seen > MAX_META_NODES or depth > 20:
+            return "size"
+        if type(v) is dict:
+            if not all(type(k) is str for k in v):
+                return "type"
+            stack.extend((c, depth + 1) for c in v.values())
+        elif type(v) is list:
+            stack.extend((c, depth + 1) for c in v)
+        elif not (type(v) in (str, bool, int, float) or v is None):
+            return "type"
+    return ""
 
 
 def load_results(path: Any = None) -> Sweep:
