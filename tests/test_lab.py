@@ -655,9 +655,10 @@ def test_notebook_runs_and_explorer_responds(name: str, lab: LabServer, browser:
     """
     key = name.removesuffix(".ipynb")
     names = explorer_names(REPO / "notebooks" / name)
+    calls = explorer_calls(REPO / "notebooks" / name)
     twinned = [n for n in names if n in NAIVE_EXPLORERS]
     copy = f"twinned-{name}"
-    twins_cell = naive_cell(twinned) if twinned else None
+    twins_cell = naive_cell([(n, calls[n]) for n in twinned]) if twinned else None
     copy_without_counts(REPO / "notebooks" / name, lab.root / copy, after_explorers=twins_cell)
     with notebook_page(browser, lab, copy, f"test-{key}") as page:
         state = restart_and_run_all(page)
@@ -668,19 +669,30 @@ def test_notebook_runs_and_explorer_responds(name: str, lab: LabServer, browser:
         latency.samples[key], latency.alongside[key] = live, alongside
 
 
-def naive_cell(names: list[str]) -> str:
-    """A cell showing the explorers ``names`` drawn the naive way."""
-    return "\n".join(
-        [
-            "# Appended by tests/test_lab.py: this notebook's explorers drawn the naive way (a new figure per move),",
-            "# pressed in turn with them: the baseline of the key-to-figure ratio.",
-            "from IPython.display import display",
-            "from embedlab._naive import naive_explorer",
-            "",
-            f"for name in {names!r}:",
-            "    display(naive_explorer(name))",
-        ]
-    )
+def naive_cell(calls: list[tuple[str, str]]) -> str:
+    """A cell showing the explorers of ``calls`` (a factory's name, its arguments as the notebook writes them)
+    drawn the naive way, each built from the same arguments as the notebook's own."""
+    lines = [
+        "# Appended by tests/test_lab.py: this notebook's explorers drawn the naive way (a new figure per move),",
+        "# pressed in turn with them: the baseline of the key-to-figure ratio.",
+        "from IPython.display import display",
+        "from embedlab._naive import naive_explorer",
+        "",
+    ]
+    for factory, args in calls:
+        lines.append(f"display(naive_explorer({', '.join([repr(factory), *([args] if args else [])])}))")
+    return "\n".join(lines)
+
+
+def explorer_calls(notebook: Path) -> dict[str, str]:
+    """Each explorer a notebook shows, and the keyword arguments its cell passes (``"context=..., W=W"``)."""
+    calls = {}
+    for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]:
+        if cell["cell_type"] == "code" and _shows_explorer(cell):
+            last = "".join(cell["source"]).strip().splitlines()[-1]
+            match = re.search(r"(\w+_explorer)\((.*)\)\s*$", last)
+            calls[match.group(1)] = match.group(2).strip()
+    return calls
 
 
 # Each animation frame: whether the explorer shows its moving layer, drawn (an image in the page, visible,
@@ -835,6 +847,8 @@ def drag_once(page: Any, box: Any, slider: int, label: str) -> dict[str, float]:
     assert probe["changes"], f"the figure did not change during the drag ({label})"
     assert len(moves) >= 2, f"the page saw {len(moves)} pointer moves during the drag ({label})"
     return {
+        # The last moves may sit past the track's end, on the final value already shown: the figure was final
+        # when the hand stopped, so the wait is 0, not negative.
         "last": max(0.0, max(probe["changes"]) - max(moves)),
         "first": probe["changes"][0] - min(moves),
         "moves": len(moves),

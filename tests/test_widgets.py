@@ -650,6 +650,28 @@ def test_framed_widget_swaps_prerendered_frames_in_the_browser():
     np.testing.assert_array_equal(decode(ex.png()), decode(toy_explorer(a=1, b=-1.0).png()))
 
 
+def test_framed_view_moves_draw_nothing_until_the_figure_is_read():
+    """A framed view's move only notes the values and the frame's readout (the browser shows the frame);
+    the kept figure is drawn when read, at the latest values, once however many moves came before."""
+    pytest.importorskip("ipywidgets")
+    ex = toy_explorer()
+    calls = []
+    ex._update = (lambda inner: lambda **v: calls.append(dict(v)) or inner(**v))(ex._update)
+    sliders = ex.widget().children[:2]
+    calls.clear()
+    for b in (-1.0, 1.0, 0.0):
+        sliders[1].value = b
+    sliders[0].value = 3
+    assert calls == []  # no drawing on a move
+    assert ex.values == {"a": 3, "b_": 0.0} and ex.readout == "a = 3, b = +0.0 & <ok>"
+    bar = ex.axes.patches[0]  # reading the axes draws the figure, once, at the values of the last move
+    assert calls == [{"a": 3, "b_": 0.0}] and bar.get_height() == 3
+    np.testing.assert_array_equal(decode(ex.png()), decode(toy_explorer(a=3, b=0.0).png()))
+    assert len(calls) == 1  # already drawn: not again
+    sliders[0].value = 0
+    assert ex.fig is ex.fig and calls[1:] == [{"a": 0, "b_": 0.0}]
+
+
 def test_to_html_after_moving_to_a_value_without_a_frame():
     """Displaying an explorer whose slider sits between static frames must still work.
 

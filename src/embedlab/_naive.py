@@ -71,13 +71,17 @@ def naive_move(spec: ExplorerSpec, values: dict[str, Any]) -> tuple[str, str]:
     return _img_html(png_bytes(fig), "embedlab-layer", readout, "png"), _readout_html(readout)
 
 
-def naive_explorer(name: str) -> Any:
-    """The ipywidgets view of explorer ``name`` (e.g. ``"alignment_explorer"``) drawn the naive way."""
+def naive_explorer(name: str, **kwargs: Any) -> Any:
+    """The ipywidgets view of explorer ``name`` (e.g. ``"alignment_explorer"``) drawn the naive way.
+
+    ``kwargs`` are passed to the factory, as the notebook passes them (H's context and body ``W``).
+    """
     import ipywidgets as w
 
     if type(name) is not str or name not in CHAPTER_EXPLORERS:
         raise ValueError(f"name must be one of {list(CHAPTER_EXPLORERS)}, got {name!r}"[:300])
-    spec = capture_spec(getattr(explorers, name))
+    factory = getattr(explorers, name)
+    spec = capture_spec(lambda: factory(**kwargs))
     values = {c.name: c.value for c in spec.controls}
     picture, text = naive_move(spec, values)
     # Shown exactly as a live explorer shows its figure: an <img> with a data: URL in an HTML widget.

@@ -632,12 +632,13 @@ class Explorer:
         ncols = exact_int(ncols, "ncols")
         if not 1 <= ncols <= 16:
             raise ValueError(f"ncols must be in [1, 16], got {short_repr(ncols)}")
-        self.fig, self.axes = new_figure(fitted, int(ncols))
-        display.fit(self.fig)  # the book's width and resolution: CSS_WIDTH css px, PIXEL_RATIO x that in pixels
+        self._stale = False  # the kept figure lags the values (a framed view's move): drawn when next read
+        self._fig, self._axes = new_figure(fitted, int(ncols))
+        display.fit(self._fig)  # the book's width and resolution: CSS_WIDTH css px, PIXEL_RATIO x that in pixels
         with style():  # titles and labels set in setup take the package style too
-            made = setup(self.fig, self.axes)  # errors raised inside the caller's setup are theirs, unchanged
+            made = setup(self._fig, self._axes)  # errors raised inside the caller's setup are theirs, unchanged
         try:  # setup may have resized the figure: its pixels are checked before anything is drawn
-            display.check_figure(self.fig, "fig")
+            display.check_figure(self._fig, "fig")
         except ValueError as exc:
             raise ValueError(f"setup must leave the figure drawable: {exc}") from None
         if not (isinstance(made, tuple) and len(made) == 2 and callable(made[0])):
@@ -688,20 +689,50 @@ class Explorer:
             for c, slider in zip(self.controls, self._sliders, strict=True):
                 if c.name in moved:
                     slider.index = c._position(self.values[c.name])
-        canvas = self.fig.canvas
+        self._stale = False  # drawn below with every value
+        canvas = self._fig.canvas
         with display._drawing("setup's figure"):
             if self._background is None:
                 with display.quiet_layout():
                     canvas.draw()  # runs the layout once and draws everything that does not move
                 # Freeze the layout: the constrained-layout solver would otherwise rerun on each draw.
-                self.fig.set_layout_engine("none")
-                self._background = canvas.copy_from_bbox(self.fig.bbox)
+                self._fig.set_layout_engine("none")
+                self._background = canvas.copy_from_bbox(self._fig.bbox)
                 self._encoder = BandedPNG(np.asarray(canvas.buffer_rgba()))
             else:
                 canvas.restore_region(self._background)
             for artist in self._dynamic:
-                self.fig.draw_artist(artist)
+                self._fig.draw_artist(artist)
         return self.readout
+
+    @property
+    def fig(self) -> Any:
+        """The kept matplotlib figure, drawn at the current :attr:`values`."""
+        if self._stale:  # a framed view's moves were noted, not drawn: draw them now
+            self.update()
+        return self._fig
+
+    @property
+    def axes(self) -> Any:
+        """The figure's axes, as ``setup`` received them, drawn at the current :attr:`values`."""
+        self.fig  # noqa: B018  (brings the drawing up to date)
+        return self._axes
+
+    def _follow(self, name: str, value: Any) -> None:
+        """Note a framed view's move: the values and the readout of its frame, the drawing left for later.
+
+        The browser already shows the pre-rendered frame; redrawing the kept figure on every move
+        would only take CPU from the browser painting it. :attr:`fig`, :meth:`png` and the next
+        :meth:`update` draw it when it is read.
+        """
+        c = self._control(name)
+        values = dict(self.values)
+        values[c.name] = c.snap(value)
+        k = 0
+        for ctl in self.controls:  # the frames' order: the last control fastest
+            k = k * len(ctl.values) + ctl._position(values[ctl.name])
+        frames = self.frames()
+        self.values, self.readout, self._stale = values, frames[k][1], True
 
     def _control(self, name: str) -> Control:
         name = plain_str(name)  # compared as the text it holds
@@ -838,9 +869,11 @@ class Explorer:
 
     def _on_change(self, name: str) -> Callable[[dict[str, Any]], None]:
         def handler(change: dict[str, Any]) -> None:
-            text = self.update(**{name: change["new"]})  # the kernel's figure and values follow the slider
-            if self._image is not None:  # not framed: the kernel's figure is what the reader sees
-                self._image.value, self._readout_widget.value = self._live_html(text)
+            if self._image is None:  # framed: the browser shows the frame; the kernel notes the values
+                self._follow(name, change["new"])
+                return
+            text = self.update(**{name: change["new"]})  # the kernel's figure is what the reader sees
+            self._image.value, self._readout_widget.value = self._live_html(text)
 
         return handler
 
