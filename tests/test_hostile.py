@@ -19,6 +19,7 @@ import contextlib
 import copy
 import dataclasses
 import datetime
+import decimal
 import enum
 import functools
 import importlib
@@ -4330,3 +4331,90 @@ def _shared_lists():
 def test_hostile_pass_39_rows(make, error, words):
     """A meta that holds itself or shares its lists is refused at once, not walked for ever."""
     _value_or_short_refusal(make, error, words)
+
+
+# ---------------------------------------------------------------- hostile pass 40
+@functools.cache
+def _chapter_records() -> tuple[dict[str, Any], ...]:
+    """The shipped sweep's records, one per point of the default spec (what run_point returns for each)."""
+    return tuple(embedlab.sweep.load_results().records)
+
+
+def _records_with(**changes: Any) -> Any:
+    """A map_fn returning the shipped records, each with ``changes``."""
+    return lambda f, points: [dict(r, **changes) for r in _chapter_records()]
+
+
+def _sweep_of(**cast: Any) -> Any:
+    """A Sweep of the shipped records with each named field cast (an int for the bool ``hidden``, say)."""
+    records = [dict(r, **{k: f(r[k]) for k, f in cast.items()}) for r in _chapter_records()]
+    return embedlab.sweep.Sweep(embedlab.sweep.SweepSpec(), records, {})
+
+
+class _GetFails(dict):
+    def get(self, *args):
+        return 1 / 0
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: embedlab.sweep.run_sweep(map_fn=_records_with(seconds=np.int64(2**62))), ValueError, "seconds"),
+        (lambda: embedlab.sweep.run_sweep(map_fn=_records_with(seconds=decimal.Decimal("sNaN"))), ValueError, "map_fn"),
+        (lambda: embedlab.sweep.run_sweep(map_fn=_records_with(seconds=1e308)), ValueError, "map_fn"),
+        (lambda: embedlab.sweep.run_sweep(map_fn=lambda f, ps: list(map(_GetFails, _chapter_records()))), TypeError, "map_fn"),
+        (lambda: embedlab.sweep.run_sweep(map_fn=lambda f, ps: iter(int, 1)), ValueError, "map_fn"),
+        (lambda: embedlab.sweep.run_sweep(map_fn=lambda f, ps: 5), TypeError, "map_fn"),
+        (lambda: embedlab.sweep.run_sweep(map_fn=_records_with(best_step=-1)), ValueError, "map_fn"),
+        (lambda: _sweep_of(hidden=int), ValueError, "points() order"),
+        (lambda: _sweep_of(draw=float), ValueError, "points() order"),
+    ],
+)  # fmt: skip
+def test_hostile_pass_40_rows(make, error, words):
+    """run_sweep reads map_fn's records no further than one too many and checks them before adding their
+    seconds; a record's point fields are of their own types."""
+    _value_or_short_refusal(make, error, words)
+
+
+def test_hostile_pass_40_run_sweep_keeps_good_records():
+    """The check does not refuse what run_point returns: the shipped records make the shipped sweep."""
+    made = embedlab.sweep.run_sweep(map_fn=lambda f, ps: [dict(r) for r in _chapter_records()])
+    assert made.records == list(_chapter_records())
+    want = round(math.fsum(r["seconds"] for r in _chapter_records()), 1)
+    assert made.meta["cpu_seconds"] == want and made.meta["points"] == len(_chapter_records())
+
+
+def test_hostile_pass_40_wide_meta_refused_before_allocating():
+    """A wide list in meta is counted, not stacked item by item, before it is refused."""
+    wide = {"a": [0] * 10**6}
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match="meta"):
+            embedlab.sweep.Sweep(embedlab.sweep.SweepSpec(), [], wide)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2**20, f"refusing an 8 MB list allocated {peak:,} bytes"
+
+
+def test_hostile_pass_40_practice_reports_any_exception_but_an_interrupt():
+    """A learner's BaseException of their own is reported; the reader's KeyboardInterrupt passes through."""
+    stop = type("Stop", (BaseException,), {})
+
+    def raises(kind):
+        def fn(t, n):
+            raise kind()
+
+        return fn
+
+    report = str(embedlab.practice.check(raises(stop), "p_top"))
+    assert "raised Stop" in report
+    with pytest.raises(KeyboardInterrupt):
+        embedlab.practice.check(raises(KeyboardInterrupt), "p_top")
+
+
+def test_hostile_pass_40_timedelta_named_as_what_it_is():
+    """A NumPy duration is refused as one, not as a NumPy scalar that is not NumPy's own."""
+    with pytest.raises(TypeError, match="not a NumPy timedelta64"):
+        Control("x", "x", [np.timedelta64(1, "h"), np.timedelta64(2, "h")])

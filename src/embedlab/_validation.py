@@ -319,7 +319,9 @@ def _no_false_class(x: Any, name: str) -> None:
             f"{name} must hold numbers, got {short_repr(_TYPE_NAME.__get__(kind))}, which redefines __class__ "
             "or __getattribute__, or its class's __mro__"
         )
-    if issubclass(kind, np.number):  # a subclass of a NumPy scalar (or timedelta64): NumPy reads it by its own methods
+    if issubclass(kind, np.timedelta64):  # NumPy's duration: a time, not a number to compute with
+        raise TypeError(f"{name} must hold plain numbers, not a NumPy timedelta64 (a duration)")
+    if issubclass(kind, np.number):  # a subclass of a NumPy scalar: NumPy reads it by its own methods
         raise TypeError(
             f"{name} must hold plain numbers (Python's or NumPy's own), got {short_repr(_TYPE_NAME.__get__(kind))}"
         )

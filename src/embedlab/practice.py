@@ -291,7 +291,7 @@ class Task:
 @dataclass
 class _Outcome:
     value: Any = None
-    error: Exception | None = None
+    error: BaseException | None = None
     mutated: str = ""
     warned: str = ""
 
@@ -309,7 +309,9 @@ def _run(fn: Callable[..., Any], args: tuple[Any, ...], names: tuple[str, ...] =
             warnings.simplefilter("always")
             try:
                 outcome.value = fn(*work)
-            except (Exception, SystemExit, GeneratorExit) as exc:  # reported, never re-raised (exit() too)
+            except KeyboardInterrupt:  # the reader's own stop (Jupyter's interrupt): theirs, not the answer's
+                raise
+            except BaseException as exc:  # reported, never re-raised (exit() and any BaseException of theirs too)
                 outcome.error = exc
             if inspect.iscoroutine(outcome.value):
                 outcome.value.close()  # an `async def` answer: closed, so it never warns "never awaited"
@@ -326,7 +328,7 @@ def _run(fn: Callable[..., Any], args: tuple[Any, ...], names: tuple[str, ...] =
     return outcome
 
 
-def _numpy_like(error: Exception) -> bool:
+def _numpy_like(error: BaseException) -> bool:
     """Whether an error reads like NumPy's own about shapes or indices (not the learner's own raise)."""
     text = _text(error).lower()
     return any(w in text for w in ("shape", "dimension", "aligned", "operand", "broadcast", "out of bounds", "index"))
@@ -1576,7 +1578,8 @@ def check(fn: Callable[..., Any], name: str | None = None) -> Report:
     ----------
     fn : callable
         The learner's function. It is called on copies of each case's arguments; what it raises,
-        warns or changes in place is reported, never re-raised.
+        warns or changes in place is reported, never re-raised (a ``KeyboardInterrupt``, the reader's
+        own stop, passes through).
     name : str, optional
         Which exercise (one of :data:`TASKS`); by default ``fn.__name__``.
 

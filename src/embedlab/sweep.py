@@ -505,7 +505,10 @@ class Sweep:
                     )
         keys = [tuple(r[f] for f in Point._fields) for r in self.records]
         expected = [tuple(p) for p in self.spec.points()]
-        if keys != expected:
+        # each field of its own type too: 1 is not True, nor 0.0 the draw 0
+        if keys != expected or any(
+            type(a) is not type(b) for k, e in zip(keys, expected, strict=True) for a, b in zip(k, e, strict=True)
+        ):
             raise ValueError("records must hold one record per point of spec, in spec.points() order")
         for i, r in enumerate(self.records):
             losses = [r[k] for k in ("best_valid", "best_test")]
@@ -647,15 +650,39 @@ def run_sweep(
     if not callable(map_fn):
         raise TypeError(f"map_fn must be callable like map(f, points), got {type_name(map_fn)}")
     points = spec.points()
-    records = list(map_fn(functools.partial(run_point, spec=spec), points))
+    results = map_fn(functools.partial(run_point, spec=spec), points)
+    try:
+        results = iter(results)
+    except TypeError:
+        raise TypeError(f"map_fn must return an iterable of records, got {type_name(results)}") from None
+    records = list(itertools.islice(results, len(points) + 1))  # read no further than one record too many
+    if len(records) != len(points):
+        got = "more" if len(records) > len(points) else f"{len(records):,}"
+        raise ValueError(f"map_fn must return one record per point, {len(points):,}, got {got}")
+    for i, r in enumerate(records):  # plain dicts: a subclass's own get or items never runs
+        if type(r) is not dict:
+            raise TypeError(f"map_fn must return run_point's records (dicts); record {i} is {type_name(r)}")
+        seconds = r.get("seconds", 0.0)
+        if type(seconds) not in (int, float) or not 0 <= seconds <= MAX_SECONDS:
+            raise ValueError(
+                f"map_fn must return records whose seconds are numbers in [0, {MAX_SECONDS:g}]; "
+                f"record {i} has {short_repr(seconds)}"
+            )
     meta = {
         "embedlab": __version__,
         "numpy": np.__version__,
         "python": platform.python_version(),
         "points": len(points),
-        "cpu_seconds": round(sum(r.get("seconds", 0.0) for r in records if isinstance(r, dict)), 1),
+        "cpu_seconds": round(math.fsum(r.get("seconds", 0.0) for r in records), 1),
     }
-    return Sweep(spec, records, meta)
+    try:
+        return Sweep(spec, records, meta)
+    except (TypeError, ValueError) as exc:  # the records came from map_fn: named as its
+        raise type(exc)(f"map_fn must return run_point's records: {exc}") from None
+
+
+#: Longest a run of the sweep may report it took, in seconds (a year).
+MAX_SECONDS = 365 * 24 * 3600
 
 
 #: Most values (dicts, lists, keys and leaves, counted each time they are reached) a sweep's meta may hold.
@@ -667,12 +694,15 @@ def _plain_json(x: Any) -> str:
     lists, str, bool, int, float and None; "type" for any other value; "size" when it is nested more
     than 20 deep or holds more than :data:`MAX_META_NODES` values, shared ones counted each time they are
     reached (as JSON would write them), so a list that holds itself is refused, not walked for ever."""
-    stack, seen = [(x, 0)], 0
+    stack, seen = [(x, 0)], 1  # seen: the values reached, stacked or walked; counted before any is stacked
     while stack:
         v, depth = stack.pop()
-        seen += 1
-        if seen > MAX_META_NODES or depth > 20:
+        if depth > 20:
             return "size"
+        if type(v) in (dict, list):
+            seen += len(v)  # a container's values counted before any is stacked: a wide list allocates nothing
+            if seen > MAX_META_NODES:
+                return "size"
         if type(v) is dict:
             if not all(type(k) is str for k in v):
                 return "type"

@@ -290,8 +290,8 @@ class Control:
     def snap(self, value: Any) -> Any:
         """The allowed value nearest ``value``: a control never leaves the range it was built for.
 
-        Numbers snap to the nearest number on the list (NaN to the starting value); any other
-        value must be on the list.
+        Numbers (Python's and NumPy's ints and floats) snap to the nearest number on the list (NaN
+        to the starting value); any other value (a ``Fraction`` or a ``Decimal`` too) must be on the list.
         """
         value = _plain(value, self.name)
         at = self._position(value)
