@@ -4356,6 +4356,11 @@ class _GetFails(dict):
         return 1 / 0
 
 
+def _odd_dicts(f: Any, points: Any) -> list[dict[str, Any]]:
+    """The shipped records as dicts of a subclass whose own get fails."""
+    return [_GetFails(r) for r in _chapter_records()]
+
+
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize(
     ("make", "error", "words"),
@@ -4363,7 +4368,7 @@ class _GetFails(dict):
         (lambda: embedlab.sweep.run_sweep(map_fn=_records_with(seconds=np.int64(2**62))), ValueError, "seconds"),
         (lambda: embedlab.sweep.run_sweep(map_fn=_records_with(seconds=decimal.Decimal("sNaN"))), ValueError, "map_fn"),
         (lambda: embedlab.sweep.run_sweep(map_fn=_records_with(seconds=1e308)), ValueError, "map_fn"),
-        (lambda: embedlab.sweep.run_sweep(map_fn=lambda f, ps: list(map(_GetFails, _chapter_records()))), TypeError, "map_fn"),
+        (lambda: embedlab.sweep.run_sweep(map_fn=_odd_dicts), TypeError, "map_fn"),
         (lambda: embedlab.sweep.run_sweep(map_fn=lambda f, ps: iter(int, 1)), ValueError, "map_fn"),
         (lambda: embedlab.sweep.run_sweep(map_fn=lambda f, ps: 5), TypeError, "map_fn"),
         (lambda: embedlab.sweep.run_sweep(map_fn=_records_with(best_step=-1)), ValueError, "map_fn"),
