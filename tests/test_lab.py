@@ -343,12 +343,12 @@ class LatencyReport:
                 f"(IQR {iqr_text(data['naive_iqr_ms'])}, {data['naive_presses']} presses)"
             )
         if data["ratio"] is not None:
-            write(f"ratio explorers / naive, pressed in turn: {data['ratio']:.3f} (goal <= {TARGET_RATIO})")
+            write(f"ratio explorers / naive, pressed in turn: {data['ratio']:.3f} (goal ≤ {TARGET_RATIO})")
         for name, d in data["drags"].items():
             write(
                 f"drag {name}: {d['moves']} moves at {d['achieved_rate_per_s']}/s (asked {d['rate_per_s']}/s), last "
                 f"move to final figure {d['last_move_to_final_ms']:.1f} ms, median of {d['drags']} "
-                f"{d['runs_last_move_to_final_ms']} (goal <= {TARGET_DRAG_MS} ms); {d['figures_shown']} figures shown"
+                f"{d['runs_last_move_to_final_ms']} (goal ≤ {TARGET_DRAG_MS} ms); {d['figures_shown']} figures shown"
             )
         write(f"1-minute load average {data['load_1min_at_start']} at the start, {data['load_1min_at_end']} at the end")
         where = f"written to {LATENCY_JSON.relative_to(REPO)}" if self.complete() else "a part of the run: not written"
