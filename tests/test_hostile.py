@@ -4365,8 +4365,8 @@ def _odd_dicts(f: Any, points: Any) -> list[dict[str, Any]]:
 @pytest.mark.parametrize(
     ("make", "error", "words"),
     [
-        (lambda: embedlab.sweep.run_sweep(map_fn=_records_with(seconds=np.int64(2**62))), ValueError, "seconds"),
-        (lambda: embedlab.sweep.run_sweep(map_fn=_records_with(seconds=decimal.Decimal("sNaN"))), ValueError, "map_fn"),
+        (lambda: embedlab.sweep.run_sweep(map_fn=_records_with(seconds=np.int64(2**62))), TypeError, "seconds"),
+        (lambda: embedlab.sweep.run_sweep(map_fn=_records_with(seconds=decimal.Decimal("sNaN"))), TypeError, "map_fn"),
         (lambda: embedlab.sweep.run_sweep(map_fn=_records_with(seconds=1e308)), ValueError, "map_fn"),
         (lambda: embedlab.sweep.run_sweep(map_fn=_odd_dicts), TypeError, "map_fn"),
         (lambda: embedlab.sweep.run_sweep(map_fn=lambda f, ps: iter(int, 1)), ValueError, "map_fn"),
@@ -4423,3 +4423,109 @@ def test_hostile_pass_40_timedelta_named_as_what_it_is():
     """A NumPy duration is refused as one, not as a NumPy scalar that is not NumPy's own."""
     with pytest.raises(TypeError, match="not a NumPy timedelta64"):
         Control("x", "x", [np.timedelta64(1, "h"), np.timedelta64(2, "h")])
+
+
+# ---------------------------------------------------------------- hostile pass 41
+def _text_explorer(values, text_at):
+    """An explorer whose one moving text becomes ``text_at(a)`` (math text that may not parse)."""
+
+    def setup(fig, ax):
+        t = ax.text(0, 0, "x")
+
+        def update(a):
+            t.set_text(text_at(a))
+            return f"a={a}"
+
+        return update, [t]
+
+    return Explorer("t", [Control("a", "a", values)], setup)
+
+
+def _removing_explorer():
+    def setup(fig, ax):
+        t = ax.text(0, 0, "x")
+
+        def update(a):
+            if a == 2:
+                t.remove()
+            return "r"
+
+        return update, [t]
+
+    return Explorer("t", [Control("a", "a", (1, 2))], setup)
+
+
+class _ReplaceFails(str):
+    def replace(self, *args):
+        return 1 / 0
+
+
+class _NoLength(str):
+    def __len__(self):
+        return 0
+
+
+class _Stop(BaseException):
+    pass
+
+
+class _StrStops(Exception):
+    def __str__(self):
+        raise _Stop
+
+
+class _EqStops:
+    def __eq__(self, other):
+        raise _Stop
+
+
+def _raise(error):
+    raise error
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: figures_mod.alignment_arrows([1.0, 1.0], {"h": np.array([60000, 60000], np.float16)}), None, ""),
+        (lambda: figures_mod.alignment_arrows([1, 1, 0], {"h": np.full(3, 6e4, np.float16)}), ValueError, "plane"),
+        (lambda: plots_mod.new_figure(xticks=range(30000)), TypeError, "xticks"),
+        (lambda: plots_mod.new_figure(projection="nope"), ValueError, "projection"),
+        (lambda: _removing_explorer().update(a=2), ValueError, "moving artists"),
+        (lambda: gpt2.encode(_NoLength("a " * 4 * gpt2.MAX_TEXT)), ValueError, "text must hold at most"),
+        (lambda: gpt2.explorer_html([_NoLength("a" * 2 * gpt2.MAX_TEXT)]), ValueError, "at most"),
+        (lambda: embedlab._naive.naive_move(None, {"word": 1, "start": 0}), TypeError, "spec"),
+        (lambda: embedlab.sweep.run_sweep(map_fn=_records_with(seconds=np.float64(1.0))), TypeError, "seconds"),
+    ],
+)  # fmt: skip
+def test_hostile_pass_41_rows(make, error, words):
+    _value_or_short_refusal(make, error, words)
+
+
+def test_hostile_pass_41_a_refused_update_leaves_the_explorer_as_it_was():
+    """A drawing that fails (math text that does not parse) leaves values, readout and pixels as they were,
+    in update and half-way through frames."""
+    for call in ("update", "frames"):
+        ex = _text_explorer((1, 2, 3), lambda a: "$\\frac{$" if a == 3 else "ok")
+        before = (dict(ex.values), ex.readout, ex.png())
+        with pytest.raises(ValueError, match="setup's figure"):
+            ex.update(a=3) if call == "update" else ex.frames()
+        assert (ex.values, ex.readout, ex.png()) == before, call
+
+
+def test_hostile_pass_41_readout_read_as_plain_text():
+    """A readout of a str subclass is kept as the text it holds: its own methods never run."""
+    ex = Explorer("t", [Control("a", "a", (1, 2))], lambda f, ax: ((lambda a: _ReplaceFails(f"r{a}")), []))
+    assert type(ex.readout) is str and "r1" in ex.to_html()
+
+
+def test_hostile_pass_41_practice_reports_what_a_learner_raises_anywhere():
+    """A BaseException from the message of the learner's exception, or from the == of what it left in an
+    argument, is reported, not raised."""
+    assert not embedlab.practice.check(lambda *a: _raise(_StrStops()), "embed_rows").passed
+
+    def mutates(E, ids):
+        if type(ids) is list and ids:
+            ids[0] = _EqStops()
+
+    assert not embedlab.practice.check(mutates, "embed_rows").passed

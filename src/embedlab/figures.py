@@ -7,6 +7,7 @@ carry the figure's claim. No maths is written here: every number comes from the 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -167,8 +168,11 @@ def alignment_arrows(e: Any, contexts: dict[str, Any], *, e_label: str = "e", ax
     if not np.all(np.isfinite(points)) or np.abs(points).max() > 1e300:
         raise ValueError("contexts and e must be small enough to draw: their coordinates overflow float64")
     for (name, v), p in zip(contexts.items(), points[1:], strict=True):
-        off_plane = float(np.linalg.norm(np.asarray(v, dtype=float) - p @ basis))
-        if off_plane > 1e-9 * max(1.0, float(np.linalg.norm(v))):
+        with np.errstate(over="ignore", invalid="ignore"):  # a longdouble beyond float64 becomes inf: refused below
+            wide = np.asarray(v, dtype=np.float64)  # float16 read in float64: its norm never overflows float16
+        # math.hypot neither overflows nor underflows, whatever the size of the entries
+        off_plane = math.hypot(*(wide - p @ basis)) if np.all(np.isfinite(wide)) else math.inf
+        if not off_plane <= 1e-9 * max(1.0, math.hypot(*wide)):
             raise ValueError(f"contexts[{short_repr(name)}] does not lie in the plane of the first axis and e")
     fig, ax = plots.figure_and_ax(ax, (5.0, 5.0))
     colors = [plots.BLUE, plots.ORANGE, plots.GREEN, plots.VERMILLION, plots.PURPLE][: len(points)]

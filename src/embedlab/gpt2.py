@@ -338,9 +338,9 @@ def _check_text(text: Any, name: str = "text") -> str:
     if not isinstance(text, str):
         hint = "; decode bytes first, e.g. text.decode('utf-8')" if isinstance(text, (bytes, bytearray)) else ""
         raise TypeError(f"{name} must be a str, got {_describe(text)}{hint}")
+    text = str.__str__(text)  # the characters themselves: a subclass's own len, encode or __getitem__ never runs
     if len(text) > MAX_TEXT:
         raise ValueError(f"{name} must hold at most {MAX_TEXT:,} characters, got {len(text):,}")
-    text = str.__str__(text)  # the characters themselves: a subclass's own encode or __getitem__ never runs
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
@@ -659,7 +659,7 @@ def explorer_html(sentences: Sequence[str] = SAMPLE_SENTENCES) -> str:
     if len(sentences) > 1000:
         raise ValueError(f"sentences must hold at most 1,000 sentences, got {len(sentences):,}")
     sentences = [sentences[k] for k in range(len(sentences))]  # read by position: its own iterator never runs
-    if sum(len(s) for s in sentences if isinstance(s, str)) > MAX_TEXT:
+    if sum(len(str.__str__(s)) for s in sentences if isinstance(s, str)) > MAX_TEXT:  # the characters each holds
         raise ValueError(f"sentences must hold at most {MAX_TEXT:,} characters in all")
     parts = []
     for k, s in enumerate(sentences):

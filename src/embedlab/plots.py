@@ -37,6 +37,7 @@ from ._validation import (
     check_real,
     check_size,
     exact_int,
+    plain_str,
     short_repr,
 )
 
@@ -45,6 +46,7 @@ __all__ = [
     "MAX_AXES",
     "MAX_DRAWN",
     "MAX_DRAWN_VALUE",
+    "PROJECTIONS",
     "STYLE",
     "arrows",
     "bars",
@@ -84,24 +86,32 @@ def style() -> AbstractContextManager[None]:
     return plt.style.context(STYLE)
 
 
+#: The projections :func:`new_figure` draws in (matplotlib's own names).
+PROJECTIONS = ("rectilinear", "polar")
+
+
 def new_figure(
-    figsize: tuple[float, float] = (6.0, 3.2), ncols: int = 1, nrows: int = 1, **subplot_kw: Any
+    figsize: tuple[float, float] = (6.0, 3.2), ncols: int = 1, nrows: int = 1, *, projection: str = "rectilinear"
 ) -> tuple[Figure, Any]:
     """An off-screen ``Figure`` (Agg canvas, not registered with pyplot) and its axes.
 
     Kept figures are redrawn with ``fig.canvas.draw()``; pyplot never shows them twice.
+    ``projection`` is one of :data:`PROJECTIONS`; anything else about the axes (limits, ticks)
+    is set on them afterwards, through matplotlib's own checks.
     """
     figsize = display.check_figsize(figsize)
     ncols, nrows = check_size(ncols, "ncols"), check_size(nrows, "nrows")
     if ncols * nrows > MAX_AXES:
         raise ValueError(f"ncols times nrows must be at most {MAX_AXES} axes, got {ncols} x {nrows}")
+    if not isinstance(projection, str):
+        raise TypeError(f"projection must be one of {PROJECTIONS}, got {_describe(projection)}")
+    projection = plain_str(projection)  # the text it holds
+    if projection not in PROJECTIONS:
+        raise ValueError(f"projection must be one of {PROJECTIONS}, got {short_repr(projection)}")
     with style():
         fig = Figure(figsize=figsize, layout="constrained")
         FigureCanvasAgg(fig)
-        try:
-            axes = fig.subplots(nrows, ncols, subplot_kw=subplot_kw or None)
-        except (AttributeError, KeyError) as exc:  # an unknown keyword of Axes
-            raise TypeError(f"subplot_kw holds an argument Axes does not take: {exc}") from None
+        axes = fig.subplots(nrows, ncols, subplot_kw={"projection": projection})
     return fig, axes
 
 

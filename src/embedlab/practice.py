@@ -338,7 +338,9 @@ def _text(x: Any) -> str:
     """``str(x)``, or "" when its own ``__str__`` fails."""
     try:
         text = str(x)
-    except Exception:  # a learner's exception or warning whose message fails
+    except KeyboardInterrupt:  # the reader's own stop passes through
+        raise
+    except BaseException:  # a learner's exception or warning whose message fails
         return ""
     return text if type(text) is str else ""
 
@@ -358,7 +360,9 @@ def _same(a: Any, b: Any) -> bool:
                 and bool(np.array_equal(a, b, equal_nan=a.dtype.kind == "f"))
             )
         return type(b) is type(a) and bool(a == b)
-    except Exception:  # an argument changed into something that cannot even be compared
+    except KeyboardInterrupt:  # the reader's own stop passes through
+        raise
+    except BaseException:  # an argument changed into something that cannot even be compared
         return False
 
 
@@ -383,7 +387,9 @@ def _plain(x: Any, kind: str) -> np.ndarray | None:
             return None
         with np.errstate(all="ignore"):
             return np.asarray(x, dtype=np.float64) if x.size <= _MAX_ANSWER else None
-    except Exception:  # an answer NumPy cannot read as numbers
+    except KeyboardInterrupt:  # the reader's own stop passes through
+        raise
+    except BaseException:  # an answer NumPy cannot read as numbers
         return None
 
 
@@ -463,7 +469,9 @@ def _shape(x: Any) -> tuple[int, ...] | None:
         return x.shape
     try:
         return np.shape(as_array(x, "the answer", "numbers"))
-    except Exception:  # a list NumPy cannot read: the comparison below says so
+    except KeyboardInterrupt:  # the reader's own stop passes through
+        raise
+    except BaseException:  # a list NumPy cannot read: the comparison below says so
         return None
 
 
@@ -485,7 +493,9 @@ def _kind_of(x: Any) -> str:
             return f"{_cut(_name_of(kind), 30)} of dtype {_cut(str(x.dtype), 30)} and shape {x.shape}"
         if kind in (int, float, bool, complex, str) or kind in _NUMPY_REALS or kind in (np.bool_, np.complex128):
             return f"{_name_of(kind)} {_cut(repr(x), 40)}"
-    except Exception:  # an answer whose own attributes fail
+    except KeyboardInterrupt:  # the reader's own stop passes through
+        raise
+    except BaseException:  # an answer whose own attributes fail
         pass
     return _a(_cut(_name_of(kind), 40))
 
@@ -1594,7 +1604,9 @@ def check(fn: Callable[..., Any], name: str | None = None) -> Report:
     if name is None:
         try:
             name = fn.__name__
-        except Exception:  # a callable without a name, or whose attribute lookup fails
+        except KeyboardInterrupt:  # the reader's own stop passes through
+            raise
+        except BaseException:  # a callable without a name, or whose attribute lookup fails
             name = None
         if type(name) is not str or name not in TASKS:
             raise ValueError(

@@ -663,7 +663,11 @@ def run_sweep(
         if type(r) is not dict:
             raise TypeError(f"map_fn must return run_point's records (dicts); record {i} is {type_name(r)}")
         seconds = r.get("seconds", 0.0)
-        if type(seconds) not in (int, float) or not 0 <= seconds <= MAX_SECONDS:
+        if type(seconds) not in (int, float):  # plain numbers, as run_point writes them
+            raise TypeError(
+                f"map_fn must return records whose seconds are plain numbers; record {i} has {_describe(seconds)}"
+            )
+        if not 0 <= seconds <= MAX_SECONDS:
             raise ValueError(
                 f"map_fn must return records whose seconds are numbers in [0, {MAX_SECONDS:g}]; "
                 f"record {i} has {short_repr(seconds)}"

@@ -681,15 +681,27 @@ class Explorer:
             c = self._control(name)
             values[c.name] = c.snap(value)
             moved.add(c.name)  # the control's own name: a caller's str subclass is not compared again
-        readout = self._update(**values)
-        if not isinstance(readout, str):
-            raise TypeError(f"setup's update must return the readout text, a str, got {_describe(readout)}")
+        readout = self._update(**values)  # moves the artists: from here, a failure moves them back
+        try:
+            if not isinstance(readout, str):
+                raise TypeError(f"setup's update must return the readout text, a str, got {_describe(readout)}")
+            readout = plain_str(readout)  # the text it holds: a subclass's own methods never run
+            self._draw()
+        except BaseException:
+            self._put_back()
+            raise
         self.values, self.readout = values, readout
         if self._widget is not None:  # shown: its sliders move too (each move calls update again, a no-op)
             for c, slider in zip(self.controls, self._sliders, strict=True):
                 if c.name in moved:
                     slider.index = c._position(self.values[c.name])
-        self._stale = False  # drawn below with every value
+        return self.readout
+
+    def _draw(self) -> None:
+        """Draw the moving artists, at the values ``setup``'s update last gave them, over the background."""
+        for artist in self._dynamic:
+            if artist.get_figure(root=True) is not self._fig:
+                raise ValueError("setup's update must keep its moving artists in the figure; one was removed from it")
         canvas = self._fig.canvas
         with display._drawing("setup's figure"):
             if self._background is None:
@@ -703,7 +715,17 @@ class Explorer:
                 canvas.restore_region(self._background)
             for artist in self._dynamic:
                 self._fig.draw_artist(artist)
-        return self.readout
+        self._stale = False
+
+    def _put_back(self) -> None:
+        """After a refused update: the artists back at the kept values, the figure drawn again when read."""
+        if self._background is None:  # the first drawing failed: there is no explorer to put back
+            return
+        self._stale = True
+        try:
+            self._update(**self.values)
+        except Exception:  # the first failure is the one reported
+            pass
 
     @property
     def fig(self) -> Any:
@@ -892,16 +914,19 @@ class Explorer:
         """
         if self._frames is not None:
             return list(self._frames)
-        start = dict(self.values)
+        start, start_readout = dict(self.values), self.readout
         renderer = self.fig.canvas.get_renderer()
         out = []
-        for combo in itertools.product(*(c.static_values for c in self.controls)):
-            text = self.update(**dict(zip((c.name for c in self.controls), combo, strict=True)))
-            renderer.clear()  # transparent
-            for artist in self._dynamic:
-                self.fig.draw_artist(artist)
-            out.append((webp_bytes(np.asarray(self.fig.canvas.buffer_rgba())), text))
-        self.update(**start)
+        try:
+            for combo in itertools.product(*(c.static_values for c in self.controls)):
+                text = self.update(**dict(zip((c.name for c in self.controls), combo, strict=True)))
+                renderer.clear()  # transparent
+                for artist in self._dynamic:
+                    self._fig.draw_artist(artist)
+                out.append((webp_bytes(np.asarray(self._fig.canvas.buffer_rgba())), text))
+        finally:  # every frame made or not, the explorer is left at its values (drawn again when read)
+            self.values, self.readout = start, start_readout
+            self._put_back()
         self._frames = out
         return list(out)
 
