@@ -4529,3 +4529,20 @@ def test_hostile_pass_41_practice_reports_what_a_learner_raises_anywhere():
             ids[0] = _EqStops()
 
     assert not embedlab.practice.check(mutates, "embed_rows").passed
+
+
+def test_hostile_pass_41_a_resized_figure_is_refused_by_update():
+    """A setup whose update resizes the figure is refused at that update, naming what it did."""
+
+    def setup(fig, ax):
+        def update(a):
+            if a == 2:
+                fig.set_size_inches(3, 3)
+            return "r"
+
+        return update, []
+
+    ex = Explorer("t", [Control("a", "a", (1, 2))], setup)
+    with pytest.raises(ValueError, match="resized the figure"):
+        ex.update(a=2)
+    assert ex.values == {"a": 1}

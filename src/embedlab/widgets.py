@@ -703,6 +703,8 @@ class Explorer:
             if artist.get_figure(root=True) is not self._fig:
                 raise ValueError("setup's update must keep its moving artists in the figure; one was removed from it")
         canvas = self._fig.canvas
+        if self._encoder is not None and canvas.get_width_height()[::-1] != self._encoder.background.shape[:2]:
+            raise ValueError("setup's update must keep the figure's size; it resized the figure")
         with display._drawing("setup's figure"):
             if self._background is None:
                 with display.quiet_layout():
