@@ -4546,3 +4546,120 @@ def test_hostile_pass_41_a_resized_figure_is_refused_by_update():
     with pytest.raises(ValueError, match="resized the figure"):
         ex.update(a=2)
     assert ex.values == {"a": 1}
+
+
+# ---------------------------------------------------------------- hostile pass 42
+def _counting_explorer(fail_at: int):
+    """An explorer whose setup's update returns no readout (a number) at its ``fail_at``-th call only, counting
+    its calls."""
+    calls = [0]
+
+    def setup(fig, ax):
+        def update(x):
+            calls[0] += 1
+            return 5 if calls[0] == fail_at else f"r{calls[0]}"
+
+        return update, []
+
+    return Explorer("t", [Control("x", "x", (1, 2, 3, 4), static_every=2)], setup), calls
+
+
+def test_hostile_pass_42_a_shown_explorer_updates_once_per_move():
+    """update moves a shown widget's slider without its handler running setup's update a second time."""
+    ex, calls = _counting_explorer(fail_at=3)
+    ex.widget()
+    assert ex.update(x=2) == "r2" and calls == [2] and ex.values == {"x": 2}
+
+
+def test_hostile_pass_42_reading_the_figure_keeps_the_readout():
+    """The figure drawn again when read (after a refused update) leaves the readout noted with the values."""
+    ex, _ = _counting_explorer(fail_at=2)
+    with pytest.raises(TypeError, match="readout"):
+        ex.update(x=2)
+    assert ex.readout == "r1" and ex.values == {"x": 1}
+    ex.png()  # drawn again at x = 1: the setup's third call, which says "r3"
+    assert ex.readout == "r1"
+
+
+def test_hostile_pass_42_a_refused_removal_keeps_the_pixels():
+    """An update that takes a moving artist out is refused; the figure's pixels stay readable, as they were."""
+    ex = _removing_explorer()
+    before = ex.png()
+    with pytest.raises(ValueError, match="moving artists"):
+        ex.update(a=2)
+    assert ex.values == {"a": 1} and ex.png() == before
+
+
+def test_hostile_pass_42_a_refused_slider_move_goes_back():
+    """A slider move the setup refuses puts the slider back where the figure is."""
+
+    def setup(fig, ax):
+        def update(x):
+            if x == 3:
+                raise ValueError("no 3")
+            return "r"
+
+        return update, []
+
+    ex = Explorer("t", [Control("x", "x", (1, 2, 3, 4), static_every=2)], setup)
+    slider = ex.widget().children[0]
+    with pytest.raises(ValueError, match="no 3"):
+        slider.value = 3
+    assert slider.value == 1 and ex.values == {"x": 1}
+
+
+@pytest.mark.parametrize(
+    ("values", "given", "want"),
+    [
+        ((1.0001, 1.0), np.float16(1.0), 1.0),
+        ((1.0001, 1.0), np.float32(1.0), 1.0),
+        ((2**53 + 1, 2**53), np.float64(2**53), 2**53),
+        ((2**53 + 1, 2**53), np.longdouble(2**53), 2**53),
+        ((0.1, 0.2), np.float16(0.1), 0.1),  # np.float16(0.1) is 0.0999755859375: the nearest is 0.1
+    ],
+)
+def test_hostile_pass_42_control_finds_a_number_by_its_exact_value(values, given, want):
+    """A listed number is found by its exact value, never by NumPy's == after rounding it to the given dtype."""
+    c = Control("x", "x", values)
+    assert c.snap(given) == want and type(c.snap(given)) is type(want)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: figures_mod.alignment_arrows([1, 1, 0], {"c": [0, 0, 1e-10]}), ValueError, "plane"),
+        (lambda: figures_mod.alignment_arrows([1e-12, 1e-12, 0], {"c": [0, 0, 1e-12]}), ValueError, "plane"),
+        (lambda: figures_mod.alignment_arrows([1, 0, 1e-13], {"c": [0, 1, 0]}), ValueError, "e must lie"),
+        (lambda: figures_mod.alignment_arrows([1, 0, 0], {"c": [0, 1, 0]}), None, ""),
+        (lambda: practice_mod.check(lambda E, ids: _ClassFails(), "embed_rows"), None, ""),
+        (lambda: embedlab.sweep.Sweep(embedlab.sweep.SweepSpec(), [], {"a": 10**5000}), ValueError, "meta"),
+        (lambda: embedlab.sweep.Sweep(embedlab.sweep.SweepSpec(), [], {"a": math.nan}), TypeError, "meta"),
+        (lambda: embedlab.sweep.Sweep(embedlab.sweep.SweepSpec(), _records_with_deep(), {}), ValueError, "record 0"),
+    ],
+)  # fmt: skip
+def test_hostile_pass_42_rows(make, error, words):
+    _value_or_short_refusal(make, error, words)
+
+
+class _ClassFails:
+    @property
+    def __class__(self):
+        return 1 / 0
+
+
+def _records_with_deep():
+    """The shipped records, each with a value 100 lists deep beside its keys."""
+    return [dict(r, x=_deep_list()) for r in _chapter_records()]
+
+
+def _deep_list():
+    d: list[Any] = []
+    for _ in range(100):
+        d = [d]
+    return d
+
+
+def test_hostile_pass_42_sweep_repr_is_short():
+    s = embedlab.sweep.load_results()
+    assert len(repr(s)) < 1000 and f"{len(s.records):,} records" in repr(s)

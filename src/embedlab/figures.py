@@ -156,7 +156,15 @@ def alignment_arrows(e: Any, contexts: dict[str, Any], *, e_label: str = "e", ax
         raise ValueError(f"e must have 2 to {MAX_DRAWN:,} entries to be drawn in a plane, got {e.shape[0]}")
     first_axis = np.zeros(e.shape[0])
     first_axis[0] = 1.0
-    basis = drawing_plane(first_axis, e)
+    try:
+        basis = plane_basis(first_axis, e)
+    except ValueError:  # along the first axis, up to rounding: exactly along it, any second axis will do
+        if np.any(e[1:]):  # a part across it too small to fix a plane: which plane is meant is not known
+            raise ValueError(
+                "e must lie along the first axis exactly or clearly off it: its part across the first axis is "
+                "below rounding, too small to fix the plane of the drawing"
+            ) from None
+        basis = drawing_plane(first_axis, e)
     vectors = [e]
     for k, v in contexts.items():
         v = plots._values(v, f"contexts[{short_repr(k)}]", ndim=1)
@@ -172,7 +180,7 @@ def alignment_arrows(e: Any, contexts: dict[str, Any], *, e_label: str = "e", ax
             wide = np.asarray(v, dtype=np.float64)  # float16 read in float64: its norm never overflows float16
         # math.hypot neither overflows nor underflows, whatever the size of the entries
         off_plane = math.hypot(*(wide - p @ basis)) if np.all(np.isfinite(wide)) else math.inf
-        if not off_plane <= 1e-9 * max(1.0, math.hypot(*wide)):
+        if not off_plane <= 1e-9 * math.hypot(*wide):  # relative: a tiny context off the plane is off it
             raise ValueError(f"contexts[{short_repr(name)}] does not lie in the plane of the first axis and e")
     fig, ax = plots.figure_and_ax(ax, (5.0, 5.0))
     colors = [plots.BLUE, plots.ORANGE, plots.GREEN, plots.VERMILLION, plots.PURPLE][: len(points)]

@@ -483,8 +483,8 @@ class Sweep:
             raise TypeError("meta must hold plain JSON values only: dicts with plain str keys, lists, str and numbers")
         if odd == "size":
             raise ValueError(
-                f"meta must hold plain JSON values at most 20 deep and {MAX_META_NODES:,} values in all "
-                "(a list that holds itself has no end)"
+                f"meta must hold plain JSON values at most 20 deep, {MAX_META_NODES:,} values in all and ints "
+                "below 2**63 in size (a list that holds itself has no end)"
             )
         for i, r in enumerate(self.records):
             odd = next((k for k in r if type(k) is not str), None)
@@ -493,6 +493,14 @@ class Sweep:
         missing = [(i, key) for i, r in enumerate(self.records) for key in RECORD_KEYS if key not in r]
         if missing:
             raise ValueError(f"records must hold the keys of run_point; record {missing[0][0]} lacks {missing[0][1]!r}")
+        for i, r in enumerate(self.records):  # what run_point adds beyond the keys read here: plain JSON too
+            extra = {k: v for k, v in r.items() if k not in RECORD_KEYS}
+            odd = _plain_json(extra)
+            if odd:
+                raise (TypeError if odd == "type" else ValueError)(
+                    f"records must hold plain JSON values (at most 20 deep and {MAX_META_NODES:,} values each); "
+                    f"record {i} holds {'another type' if odd == 'type' else 'more'} beside its keys"
+                )
         for i, r in enumerate(self.records):  # plain values: a subclass's own == or <= never runs below
             for key in RECORD_KEYS:
                 v = r[key]
@@ -524,6 +532,9 @@ class Sweep:
             if not isinstance(r["capped"], bool):
                 raise ValueError(f"records must hold capped as true or false; record {i} has {short_repr(r['capped'])}")
         self._index = {k: r for k, r in zip(keys, self.records, strict=True)}
+
+    def __repr__(self) -> str:
+        return f"Sweep({self.spec!r}, {len(self.records):,} records, meta keys {short_repr(sorted(self.meta), 200)})"
 
     def _check_cell(self, n_train: Any, d: Any, hidden: Any) -> tuple[int, int, bool]:
         """The spec's own (n_train, d, hidden) that the arguments name, refused by name if not listed."""
@@ -715,6 +726,10 @@ def _plain_json(x: Any) -> str:
             stack.extend((c, depth + 1) for c in v)
         elif not (type(v) in (str, bool, int, float) or v is None):
             return "type"
+        elif type(v) is float and not math.isfinite(v):  # JSON has no NaN or infinity
+            return "type"
+        elif type(v) is int and abs(v) >= 2**63:  # an int JSON readers (and repr's digit limit) can hold
+            return "size"
     return ""
 
 

@@ -203,6 +203,13 @@ class Control:
             raise ValueError(
                 f"values of control {self.name!r} must not repeat a value, got {short_repr(self.values, 80)}"
             )
+        # Each number by its exact value: NumPy's own == would round a listed number to its dtype first.
+        numbers_at = {}
+        for i, v in enumerate(self.values):
+            key = _number_key(v)
+            if key is not None:
+                numbers_at[(_kind(v), key)] = i
+        object.__setattr__(self, "_numbers_at", numbers_at)
         object.__setattr__(self, "value", _plain(self.value, f"value of control {self.name!r}"))
         if self.value is None:
             object.__setattr__(self, "value", self.values[0])
@@ -274,6 +281,9 @@ class Control:
         """
         if isinstance(value, np.ndarray):
             return None
+        key = _number_key(value)
+        if key is not None:  # a number: found by its exact value
+            return self._numbers_at.get((_kind(value), key))
         try:
             at = self.values.index(value)
         except Exception:  # not there, or an == of the caller's own that fails
@@ -633,6 +643,7 @@ class Explorer:
         if not 1 <= ncols <= 16:
             raise ValueError(f"ncols must be in [1, 16], got {short_repr(ncols)}")
         self._stale = False  # the kept figure lags the values (a framed view's move): drawn when next read
+        self._syncing = False  # the view's sliders being moved to the kept values: their handlers wait
         self._fig, self._axes = new_figure(fitted, int(ncols))
         display.fit(self._fig)  # the book's width and resolution: CSS_WIDTH css px, PIXEL_RATIO x that in pixels
         with style():  # titles and labels set in setup take the package style too
@@ -682,29 +693,44 @@ class Explorer:
             values[c.name] = c.snap(value)
             moved.add(c.name)  # the control's own name: a caller's str subclass is not compared again
         readout = self._update(**values)  # moves the artists: from here, a failure moves them back
+        drawn = False
         try:
             if not isinstance(readout, str):
                 raise TypeError(f"setup's update must return the readout text, a str, got {_describe(readout)}")
             readout = plain_str(readout)  # the text it holds: a subclass's own methods never run
+            self._check_drawable()
+            drawn = True
             self._draw()
         except BaseException:
-            self._put_back()
+            self._put_back(drawn)
             raise
         self.values, self.readout = values, readout
-        if self._widget is not None:  # shown: its sliders move too (each move calls update again, a no-op)
-            for c, slider in zip(self.controls, self._sliders, strict=True):
-                if c.name in moved:
-                    slider.index = c._position(self.values[c.name])
+        if self._widget is not None:  # shown: its sliders move too
+            self._move_sliders(moved)
         return self.readout
 
-    def _draw(self) -> None:
-        """Draw the moving artists, at the values ``setup``'s update last gave them, over the background."""
+    def _move_sliders(self, names: set[str]) -> None:
+        """The shown sliders of ``names`` to the kept values, without their handlers running again."""
+        self._syncing = True
+        try:
+            for c, slider in zip(self.controls, self._sliders, strict=True):
+                if c.name in names:
+                    slider.index = c._position(self.values[c.name])
+        finally:
+            self._syncing = False
+
+    def _check_drawable(self) -> None:
+        """Refuse what setup's update did that no drawing can show: a moving artist taken out, a resize."""
         for artist in self._dynamic:
             if artist.get_figure(root=True) is not self._fig:
                 raise ValueError("setup's update must keep its moving artists in the figure; one was removed from it")
         canvas = self._fig.canvas
         if self._encoder is not None and canvas.get_width_height()[::-1] != self._encoder.background.shape[:2]:
             raise ValueError("setup's update must keep the figure's size; it resized the figure")
+
+    def _draw(self) -> None:
+        """Draw the moving artists, at the values ``setup``'s update last gave them, over the background."""
+        canvas = self._fig.canvas
         with display._drawing("setup's figure"):
             if self._background is None:
                 with display.quiet_layout():
@@ -719,21 +745,29 @@ class Explorer:
                 self._fig.draw_artist(artist)
         self._stale = False
 
-    def _put_back(self) -> None:
-        """After a refused update: the artists back at the kept values, the figure drawn again when read."""
+    def _put_back(self, drawn: bool) -> None:
+        """After a refused update: the artists back at the kept values and, if ``drawn`` (the canvas was drawn
+        on), the figure drawn again; if that fails too, it is drawn when next read."""
         if self._background is None:  # the first drawing failed: there is no explorer to put back
             return
-        self._stale = True
         try:
             self._update(**self.values)
+            if drawn:
+                self._draw()
         except Exception:  # the first failure is the one reported
-            pass
+            self._stale = True
+
+    def _redraw(self) -> None:
+        """The kept figure drawn at :attr:`values`; :attr:`readout` stays the one noted with them."""
+        self._update(**self.values)
+        self._check_drawable()
+        self._draw()
 
     @property
     def fig(self) -> Any:
         """The kept matplotlib figure, drawn at the current :attr:`values`."""
         if self._stale:  # a framed view's moves were noted, not drawn: draw them now
-            self.update()
+            self._redraw()
         return self._fig
 
     @property
@@ -893,10 +927,16 @@ class Explorer:
 
     def _on_change(self, name: str) -> Callable[[dict[str, Any]], None]:
         def handler(change: dict[str, Any]) -> None:
+            if self._syncing:  # moved by update itself, to the values it has just drawn
+                return
             if self._image is None:  # framed: the browser shows the frame; the kernel notes the values
                 self._follow(name, change["new"])
                 return
-            text = self.update(**{name: change["new"]})  # the kernel's figure is what the reader sees
+            try:
+                text = self.update(**{name: change["new"]})  # the kernel's figure is what the reader sees
+            except BaseException:
+                self._move_sliders({name})  # refused: the slider back where the figure is
+                raise
             self._image.value, self._readout_widget.value = self._live_html(text)
 
         return handler
@@ -926,9 +966,9 @@ class Explorer:
                 for artist in self._dynamic:
                     self._fig.draw_artist(artist)
                 out.append((webp_bytes(np.asarray(self._fig.canvas.buffer_rgba())), text))
-        finally:  # every frame made or not, the explorer is left at its values (drawn again when read)
+        finally:  # every frame made or not, the explorer is left at its values, drawn again
             self.values, self.readout = start, start_readout
-            self._put_back()
+            self._put_back(drawn=True)
         self._frames = out
         return list(out)
 
@@ -1039,6 +1079,35 @@ def _kind(x: Any) -> str:
     if isinstance(x, (bool, np.bool_)):
         return "bool"
     return "complex" if isinstance(x, (complex, np.complexfloating)) else "other"
+
+
+def _number_key(x: Any) -> Any:
+    """A finite number of Python's or NumPy's own types as a Python number of the same exact value (an int,
+    float, Fraction or complex: these compare and hash exactly with each other), or None for anything else."""
+    kind = type(x)
+    if kind in (
+        int,
+        np.int8,
+        np.int16,
+        np.int32,
+        np.int64,
+        np.uint8,
+        np.uint16,
+        np.uint32,
+        np.uint64,
+        np.intc,
+        np.uintc,
+        np.longlong,
+        np.ulonglong,
+    ):
+        return int(x)
+    if kind in (float, np.float16, np.float32, np.float64):
+        return float(x) if math.isfinite(x) else None  # exact: each of these widths fits a float64
+    if kind is np.longdouble:
+        return Fraction(*x.as_integer_ratio()) if np.isfinite(x) else None
+    if kind in (complex, np.complex64, np.complex128):
+        return complex(x) if np.isfinite(x) else None
+    return None
 
 
 def _is_number(x: Any) -> bool:
