@@ -843,7 +843,9 @@ class Explorer:
         moving layer, and the layer and readout are nested ``Stack`` s of the pre-rendered frames,
         each linked in the browser (``jslink``) to its slider: a key press or a drag shows the
         frame for the slider's latest position at once, and no move waits for the kernel (which
-        still follows, so :attr:`values` and the kept figure stay the slider's). Otherwise each
+        still follows: :attr:`values` and :attr:`readout` are the slider's at once, and the kept
+        figure is drawn at them when it is next read, so no redraw takes CPU from the browser's
+        paint). Otherwise each
         move redraws the kept figure in the kernel and sends it as a PNG whose unchanged bands
         are reused (:class:`BandedPNG`); ipywidgets keeps at most one message in flight per
         slider, so a drag never builds a backlog. Every picture is an ``<img>`` with a data: URL,
