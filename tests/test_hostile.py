@@ -4663,3 +4663,101 @@ def _deep_list():
 def test_hostile_pass_42_sweep_repr_is_short():
     s = embedlab.sweep.load_results()
     assert len(repr(s)) < 1000 and f"{len(s.records):,} records" in repr(s)
+
+
+# ---------------------------------------------------------------- hostile pass 43
+def _line_explorer(values=(1, 2, 3), every=2, setup=None):
+    """An explorer with one moving line and a readout naming x."""
+    setup = setup or (lambda f, a: (lambda x: f"x={x}", [a.plot([0, 1])[0]]))
+    return Explorer("t", [Control("x", "x", values, static_every=every)], setup)
+
+
+def _tiny_sweep(**grid: Any) -> Any:
+    spec = embedlab.sweep.SweepSpec(data_sizes=(500,), hidden=(True,), seeds=(0, 1), draws=(0,), **grid)
+    records = [
+        dict(p._asdict(), best_valid=1.0, best_test=2.0, best_step=0, capped=False, valid_curve=[1.0])
+        for p in spec.points()
+    ]
+    return embedlab.sweep.Sweep(spec, records, {})
+
+
+def _resizing_setup(f, a):
+    line = a.plot([0, 1])[0]
+
+    def update(x):
+        if x == 2:
+            f.set_size_inches(3, 3)
+        return f"x={x}"
+
+    return update, [line]
+
+
+def _moves_then_fails(f, a):
+    line = a.plot([0, 1], [0, 1])[0]
+
+    def update(x):
+        line.set_ydata([0, x])
+        if x == 2:
+            raise ZeroDivisionError("the setup's own failure")
+        return f"x={x}"
+
+    return update, [line]
+
+
+@pytest.mark.parametrize(
+    ("values", "given", "want"),
+    [
+        ((np.float32(1), 1.00000001), 2.0, 1.00000001),
+        ((np.float32(-16777216), -16777217), -17e6, -16777217),
+        ((np.clongdouble(1j), np.clongdouble(2j)), 2j, np.clongdouble(2j)),
+    ],
+)
+def test_hostile_pass_43_control_by_exact_value(values, given, want):
+    c = Control("x", "x", values)
+    assert c.snap(given) == want and type(c.snap(given)) is type(want)
+
+
+def test_hostile_pass_43_start_value_found_exactly_everywhere():
+    """The starting value has its frame, the page starts there and the slider too (not at a float32 NumPy
+    calls equal)."""
+    c = Control("x", "x", (np.float32(0.1), 0.1, 0.5), value=0.1, static_every=2)
+    assert type(c.value) is float and any(type(v) is float and v == 0.1 for v in c.static_values)
+    ex = Explorer("t", [Control("x", "x", (np.float32(0.1), 0.1), value=0.1)], lambda f, a: (lambda x: repr(x), []))
+    assert ex.readout == "0.1" and ">0.1</p>" in ex.to_html() and ex.widget().children[0].index == 1
+
+
+def test_hostile_pass_43_shown_kernel_view_follows_update_and_frames_leave_it():
+    ex = _line_explorer()
+    box = ex.widget()
+    ex.update(x=2)
+    assert box.children[0].value == 2 and "x=2" in box.children[-1].value
+    ex.to_html()
+    assert ex.values == {"x": 2} and box.children[0].value == 2 and "x=2" in box.children[-1].value
+
+
+def test_hostile_pass_43_a_refused_resize_keeps_the_figure():
+    ex = _line_explorer(values=(1, 2), every=1, setup=_resizing_setup)
+    before, live = ex.png(), ex.live_png()
+    with pytest.raises(ValueError, match="resized"):
+        ex.update(x=2)
+    assert ex.values == {"x": 1} and ex.png() == before and ex.live_png() == live
+
+
+def test_hostile_pass_43_setup_failing_after_moving_an_artist_moves_it_back():
+    ex = _line_explorer(values=(1, 2), every=1, setup=_moves_then_fails)
+    with pytest.raises(ZeroDivisionError):
+        ex.update(x=2)
+    assert list(ex.axes.lines[0].get_ydata()) == [0, 1]
+
+
+def test_hostile_pass_43_longdouble_e_below_float64_is_refused():
+    with pytest.raises(ValueError, match="e must lie"):
+        figures_mod.alignment_arrows(np.array([1, 0, np.longdouble("1e-4000")]), {"c": [0, 0, 1]})
+
+
+def test_hostile_pass_43_sweep_finds_a_listed_point_by_its_exact_value():
+    """np.float16(2052) is the listed 2052, not 2051; np.float32(0.1) is exactly the second listed rate."""
+    widths = _tiny_sweep(widths=(2051, 2052), lrs=(0.01,)).runs(0, 500, np.float16(2052), True, "tied", 0.01)
+    assert [r["d"] for r in widths] == [2052, 2052]
+    lrs = _tiny_sweep(widths=(8,), lrs=(0.1, 0.10000000149011612)).runs(0, 500, 8, True, "tied", np.float32(0.1))
+    assert [r["lr"] for r in lrs] == [0.10000000149011612] * 2

@@ -802,3 +802,32 @@ def check_axis(axis: Any, ndim: int, name: str = "axis") -> int:
             f"{name} must be in [{-ndim}, {ndim - 1}] for an array with {ndim} dimension(s), got {short_repr(axis)}"
         )
     return int(axis) % ndim
+
+
+_INT_TYPES = frozenset({int, *(np.dtype(c).type for c in "bBhHiIlLqQ")})
+
+
+def exact_key(x: Any) -> Any:
+    """A finite number of Python's or NumPy's own types as a Python number of the same exact value, or None.
+
+    Ints, floats, Fractions and complex numbers compare and hash exactly with each other in Python
+    (``2**53 + 1 != float(2**53)``), where NumPy's ``==`` first rounds a Python number to the NumPy
+    operand's dtype (``np.float32(0.1) == 0.1`` is True). Bools, subclasses and anything else give None.
+    """
+    kind = type(x)
+    if kind in _INT_TYPES:
+        return int(x)
+    if kind in (float, np.float16, np.float32, np.float64):
+        return float(x) if math.isfinite(x) else None  # exact: each of these widths fits a float64
+    if kind is np.longdouble:
+        return Fraction(*x.as_integer_ratio()) if np.isfinite(x) else None
+    if kind in (complex, np.complex64, np.complex128):
+        return complex(x) if np.isfinite(x) else None
+    if kind is np.clongdouble:
+        re, im = x.real, x.imag
+        if not (np.isfinite(re) and np.isfinite(im)):
+            return None
+        if np.longdouble(float(re)) == re and np.longdouble(float(im)) == im:
+            return complex(float(re), float(im))  # equal to the complex number of that value
+        return ("clongdouble", Fraction(*re.as_integer_ratio()), Fraction(*im.as_integer_ratio()))
+    return None

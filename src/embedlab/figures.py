@@ -146,7 +146,9 @@ def alignment_arrows(e: Any, contexts: dict[str, Any], *, e_label: str = "e", ax
         ``arrows`` (Quiver: e first, then the contexts in order), ``points`` (their (n, 2)
         coordinates) and ``plane`` (the (2, d) basis).
     """
-    e = plots._values(e, "e", ndim=1)
+    given = e
+    e = plots._values(e, "e", ndim=1)  # float64: a longdouble part below float64's range becomes 0 here
+    across = bool(np.any(check_float_array(given, "e", ndim=1)[1:] != 0))  # the part across the first axis, as given
     e_label = plots._check_label(e_label, "e_label", escape=False)  # escaped where drawn
     if type(contexts) is not dict or not 1 <= len(contexts) <= 4 or not all(type(k) is str for k in contexts):
         raise TypeError(f"contexts must be a dict of 1 to 4 str names -> vectors, got {short_repr(contexts)}")
@@ -159,7 +161,7 @@ def alignment_arrows(e: Any, contexts: dict[str, Any], *, e_label: str = "e", ax
     try:
         basis = plane_basis(first_axis, e)
     except ValueError:  # along the first axis, up to rounding: exactly along it, any second axis will do
-        if np.any(e[1:]):  # a part across it too small to fix a plane: which plane is meant is not known
+        if across:  # a part across it too small to fix a plane: which plane is meant is not known
             raise ValueError(
                 "e must lie along the first axis exactly or clearly off it: its part across the first axis is "
                 "below rounding, too small to fix the plane of the drawing"

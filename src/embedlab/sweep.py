@@ -45,6 +45,7 @@ from ._validation import (
     check_float_array,
     check_size,
     exact_int,
+    exact_key,
     exact_real,
     plain_str,
     short_repr,
@@ -441,11 +442,18 @@ def _listed(value: Any, allowed: tuple[Any, ...], name: str) -> Any:
     """The element of ``allowed`` that ``value`` (a number, not a bool or an array) equals, or None.
 
     ``value`` is read by the number it holds (:func:`exact_real`), so a subclass's own ``==`` never runs.
+    The element of exactly its value wins; failing that, a NumPy float matches the one element that
+    rounds to it in its dtype (a float32 0.00125 is the listed 0.00125), never one of several.
     """
     if not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_)):
         return None
     plain = exact_real(value, name)
-    return next((a for a in allowed if a == plain), None)
+    exact = exact_key(plain)  # its exact value first: NumPy's == rounds a listed value to the given dtype
+    hit = next((a for a in allowed if a == exact), None) if exact is not None else None
+    if hit is not None:
+        return hit
+    near = [a for a in allowed if a == plain]  # a float32 0.00125 is the listed 0.00125, rounded: if only one is
+    return near[0] if len(near) == 1 else None
 
 
 def _loss(v: Any) -> bool:
@@ -480,7 +488,9 @@ class Sweep:
             raise TypeError(f"meta must be a dict, got {type_name(self.meta)}")
         odd = _plain_json(self.meta)
         if odd == "type":
-            raise TypeError("meta must hold plain JSON values only: dicts with plain str keys, lists, str and numbers")
+            raise TypeError(
+                "meta must hold plain JSON values only: dicts with plain str keys, lists, str and finite numbers"
+            )
         if odd == "size":
             raise ValueError(
                 f"meta must hold plain JSON values at most 20 deep, {MAX_META_NODES:,} values in all and ints "
@@ -498,7 +508,8 @@ class Sweep:
             odd = _plain_json(extra)
             if odd:
                 raise (TypeError if odd == "type" else ValueError)(
-                    f"records must hold plain JSON values (at most 20 deep and {MAX_META_NODES:,} values each); "
+                    f"records must hold plain JSON values (finite numbers; at most 20 deep and {MAX_META_NODES:,} "
+                    "values each); "
                     f"record {i} holds {'another type' if odd == 'type' else 'more'} beside its keys"
                 )
         for i, r in enumerate(self.records):  # plain values: a subclass's own == or <= never runs below

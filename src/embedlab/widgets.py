@@ -52,6 +52,7 @@ from ._validation import (
     check_real,
     check_size,
     exact_int,
+    exact_key,
     exact_real,
     plain_str,
     range_len,
@@ -206,7 +207,7 @@ class Control:
         # Each number by its exact value: NumPy's own == would round a listed number to its dtype first.
         numbers_at = {}
         for i, v in enumerate(self.values):
-            key = _number_key(v)
+            key = exact_key(v)
             if key is not None:
                 numbers_at[(_kind(v), key)] = i
         object.__setattr__(self, "_numbers_at", numbers_at)
@@ -281,7 +282,7 @@ class Control:
         """
         if isinstance(value, np.ndarray):
             return None
-        key = _number_key(value)
+        key = exact_key(value)
         if key is not None:  # a number: found by its exact value
             return self._numbers_at.get((_kind(value), key))
         try:
@@ -316,12 +317,13 @@ class Control:
         x = _as_float(value)
         if math.isnan(x):
             return self.value
-        lo, hi = min(self.values), max(self.values)
+        # the ends by exact value: NumPy's own < would round a Python number to a NumPy value's dtype first
+        lo, hi = min(self.values, key=_exact), max(self.values, key=_exact)
         if isinstance(value, (float, np.floating)) and np.isinf(value):  # a float +-inf: an end of the list
             return lo if value < 0 else hi
         if all(_in_float64(v) for v in self.values) and _in_float64(value):
-            if x <= lo or x >= hi:  # beyond an end (distances far out would round to ties)
-                return lo if x <= lo else hi
+            if x <= _as_float(lo) or x >= _as_float(hi):  # beyond an end (distances far out would round to ties)
+                return lo if x <= _as_float(lo) else hi
             # every value a float64: the fast way. Rounding keeps the order of distances but can make two equal
             # (1 from -1e16 and from 1e16): the nearest is among the float-nearest, told apart exactly.
             gaps = [abs(_as_float(v) - x) for v in self.values]
@@ -338,7 +340,7 @@ class Control:
     def static_values(self) -> tuple[Any, ...]:
         n = len(self.values)
         keep = set(range(0, n, self.static_every)) | {n - 1}  # ends always included
-        keep.add(self.values.index(self.value))  # the starting value always has a frame
+        keep.add(self._position(self.value))  # the starting value always has a frame
         return tuple(self.values[i] for i in sorted(keep))
 
 
@@ -692,9 +694,20 @@ class Explorer:
             c = self._control(name)
             values[c.name] = c.snap(value)
             moved.add(c.name)  # the control's own name: a caller's str subclass is not compared again
-        readout = self._update(**values)  # moves the artists: from here, a failure moves them back
+        readout = self._render(values)
+        self.values, self.readout = values, readout
+        if self._widget is not None:  # shown: its sliders move too, and a kernel-drawn view shows the new figure
+            self._move_sliders(moved)
+            if self._image is not None:
+                self._image.value, self._readout_widget.value = self._live_html(self.readout)
+        return self.readout
+
+    def _render(self, values: dict[str, Any]) -> str:
+        """Draw the kept figure at ``values`` and return its readout, keeping nothing else; if it is refused,
+        the artists and the figure are put back at :attr:`values`."""
         drawn = False
         try:
+            readout = self._update(**values)  # moves the artists: from here, a failure moves them back
             if not isinstance(readout, str):
                 raise TypeError(f"setup's update must return the readout text, a str, got {_describe(readout)}")
             readout = plain_str(readout)  # the text it holds: a subclass's own methods never run
@@ -704,10 +717,7 @@ class Explorer:
         except BaseException:
             self._put_back(drawn)
             raise
-        self.values, self.readout = values, readout
-        if self._widget is not None:  # shown: its sliders move too
-            self._move_sliders(moved)
-        return self.readout
+        return readout
 
     def _move_sliders(self, names: set[str]) -> None:
         """The shown sliders of ``names`` to the kept values, without their handlers running again."""
@@ -739,6 +749,7 @@ class Explorer:
                 self._fig.set_layout_engine("none")
                 self._background = canvas.copy_from_bbox(self._fig.bbox)
                 self._encoder = BandedPNG(np.asarray(canvas.buffer_rgba()))
+                self._size = (tuple(self._fig.get_size_inches()), self._fig.dpi)  # kept: a resize is refused
             else:
                 canvas.restore_region(self._background)
             for artist in self._dynamic:
@@ -747,10 +758,15 @@ class Explorer:
 
     def _put_back(self, drawn: bool) -> None:
         """After a refused update: the artists back at the kept values and, if ``drawn`` (the canvas was drawn
-        on), the figure drawn again; if that fails too, it is drawn when next read."""
+        on) or the figure was resized, the figure drawn again; if that fails too, it is drawn when next read."""
         if self._background is None:  # the first drawing failed: there is no explorer to put back
             return
         try:
+            size, dpi = self._size
+            if tuple(self._fig.get_size_inches()) != size or self._fig.dpi != dpi:  # resized: its own size back
+                self._fig.set_size_inches(size, forward=False)
+                self._fig.set_dpi(dpi)
+                drawn = True
             self._update(**self.values)
             if drawn:
                 self._draw()
@@ -860,7 +876,7 @@ class Explorer:
         for c in self.controls:
             slider = w.SelectionSlider(
                 options=list(zip(c._shown, c.values, strict=True)),  # no search per value: a long list is quick
-                value=self.values[c.name],
+                index=c._position(self.values[c.name]),  # by its exact value, not by NumPy's == (which rounds)
                 description=c.label,
                 continuous_update=True,
                 style={"description_width": "initial"},
@@ -889,7 +905,7 @@ class Explorer:
     def _framed_view(self, w: Any, sliders: list[Any], css_w: int) -> tuple[Any, Any]:
         """The background under nested Stacks of frames, and nested Stacks of readouts, linked to the sliders."""
         sizes = [len(c.values) for c in self.controls]
-        at = [c.values.index(self.values[c.name]) for c in self.controls]
+        at = [c._position(self.values[c.name]) for c in self.controls]
         self._links: list[Any] = []
         # Each picture is an <img> with a data: URL, not an Image widget: a Stack builds a new view of its
         # selected child on every move, and a browser shows an image from a data: URL in the frame it is
@@ -935,11 +951,10 @@ class Explorer:
                 self._follow(name, change["new"])
                 return
             try:
-                text = self.update(**{name: change["new"]})  # the kernel's figure is what the reader sees
+                self.update(**{name: change["new"]})  # draws and shows the kernel's figure: what the reader sees
             except BaseException:
                 self._move_sliders({name})  # refused: the slider back where the figure is
                 raise
-            self._image.value, self._readout_widget.value = self._live_html(text)
 
         return handler
 
@@ -958,18 +973,16 @@ class Explorer:
         """
         if self._frames is not None:
             return list(self._frames)
-        start, start_readout = dict(self.values), self.readout
         renderer = self.fig.canvas.get_renderer()
         out = []
-        try:
+        try:  # each frame drawn at its values; the explorer's own values, readout and sliders never change
             for combo in itertools.product(*(c.static_values for c in self.controls)):
-                text = self.update(**dict(zip((c.name for c in self.controls), combo, strict=True)))
+                text = self._render({**self.values, **dict(zip((c.name for c in self.controls), combo, strict=True))})
                 renderer.clear()  # transparent
                 for artist in self._dynamic:
                     self._fig.draw_artist(artist)
                 out.append((webp_bytes(np.asarray(self._fig.canvas.buffer_rgba())), text))
-        finally:  # every frame made or not, the explorer is left at its values, drawn again
-            self.values, self.readout = start, start_readout
+        finally:  # every frame made or not, the figure is drawn again at the explorer's values
             self._put_back(drawn=True)
         self._frames = out
         return list(out)
@@ -981,7 +994,7 @@ class Explorer:
         statics = [c.static_values for c in self.controls]
         # Start each control at the pre-rendered value nearest its current one.
         start = [
-            min(range(len(s)), key=lambda i, c=c, s=s: abs(c.values.index(s[i]) - c.values.index(self.values[c.name])))
+            min(range(len(s)), key=lambda i, c=c, s=s: abs(c._position(s[i]) - c._position(self.values[c.name])))
             for c, s in zip(self.controls, statics, strict=True)
         ]
         k0 = 0
@@ -1081,35 +1094,6 @@ def _kind(x: Any) -> str:
     if isinstance(x, (bool, np.bool_)):
         return "bool"
     return "complex" if isinstance(x, (complex, np.complexfloating)) else "other"
-
-
-def _number_key(x: Any) -> Any:
-    """A finite number of Python's or NumPy's own types as a Python number of the same exact value (an int,
-    float, Fraction or complex: these compare and hash exactly with each other), or None for anything else."""
-    kind = type(x)
-    if kind in (
-        int,
-        np.int8,
-        np.int16,
-        np.int32,
-        np.int64,
-        np.uint8,
-        np.uint16,
-        np.uint32,
-        np.uint64,
-        np.intc,
-        np.uintc,
-        np.longlong,
-        np.ulonglong,
-    ):
-        return int(x)
-    if kind in (float, np.float16, np.float32, np.float64):
-        return float(x) if math.isfinite(x) else None  # exact: each of these widths fits a float64
-    if kind is np.longdouble:
-        return Fraction(*x.as_integer_ratio()) if np.isfinite(x) else None
-    if kind in (complex, np.complex64, np.complex128):
-        return complex(x) if np.isfinite(x) else None
-    return None
 
 
 def _is_number(x: Any) -> bool:
