@@ -4543,7 +4543,7 @@ def test_hostile_pass_41_a_resized_figure_is_refused_by_update():
         return update, []
 
     ex = Explorer("t", [Control("a", "a", (1, 2))], setup)
-    with pytest.raises(ValueError, match="resized the figure"):
+    with pytest.raises(ValueError, match="size and resolution"):
         ex.update(a=2)
     assert ex.values == {"a": 1}
 
@@ -4738,7 +4738,7 @@ def test_hostile_pass_43_shown_kernel_view_follows_update_and_frames_leave_it():
 def test_hostile_pass_43_a_refused_resize_keeps_the_figure():
     ex = _line_explorer(values=(1, 2), every=1, setup=_resizing_setup)
     before, live = ex.png(), ex.live_png()
-    with pytest.raises(ValueError, match="resized"):
+    with pytest.raises(ValueError, match="size and resolution"):
         ex.update(x=2)
     assert ex.values == {"x": 1} and ex.png() == before and ex.live_png() == live
 
@@ -4761,3 +4761,55 @@ def test_hostile_pass_43_sweep_finds_a_listed_point_by_its_exact_value():
     assert [r["d"] for r in widths] == [2052, 2052]
     lrs = _tiny_sweep(widths=(8,), lrs=(0.1, 0.10000000149011612)).runs(0, 500, 8, True, "tied", np.float32(0.1))
     assert [r["lr"] for r in lrs] == [0.10000000149011612] * 2
+
+
+# ---------------------------------------------------------------- hostile pass 44
+def _dpi_doubling(f, ax):
+    line = ax.plot([0, 1], lw=3)[0]
+
+    def update(a):
+        if a:  # the same pixels, at twice the resolution: the moving artists would be drawn twice as large
+            f.set_size_inches(f.get_size_inches() / 2, forward=False)
+            f.set_dpi(2 * f.dpi)
+        return "x"
+
+    return update, [line]
+
+
+def _huge_dpi(f, ax):
+    def update(a):
+        if a:
+            f.set_dpi(1e308)
+        return "x"
+
+    return update, []
+
+
+def _new_canvas(f, ax):
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+
+    def update(a):
+        if a:
+            FigureCanvasSVG(f)
+        return "x"
+
+    return update, []
+
+
+@pytest.mark.parametrize("setup", [_dpi_doubling, _huge_dpi, _new_canvas], ids=["dpi", "huge-dpi", "canvas"])
+def test_hostile_pass_44_figure_kept_as_it_was_drawn(setup):
+    """An update that changes the figure's resolution or canvas is refused, and the figure is put back."""
+    ex = Explorer("t", [Control("a", "A", [0, 1])], setup)
+    before = ex.png()
+    with pytest.raises(ValueError, match="setup's update must keep the figure's"):
+        ex.update(a=1)
+    assert ex.values == {"a": 0} and ex.png() == before
+
+
+def test_hostile_pass_44_longdouble_context_below_float64_refused():
+    with pytest.raises(ValueError, match="below float64's range"):
+        figures_mod.alignment_arrows(np.array([1.0, 1, 0]), {"x": np.array([0, 0, np.longdouble(2) ** -16000])})
+
+
+def test_hostile_pass_44_fractions_found_by_exact_value():
+    assert Control("a", "a", [Fraction(1, 2), Fraction(1)]).show(0.5) == "1/2"

@@ -821,6 +821,8 @@ def exact_key(x: Any) -> Any:
         return float(x) if math.isfinite(x) else None  # exact: each of these widths fits a float64
     if kind is np.longdouble:
         return Fraction(*x.as_integer_ratio()) if np.isfinite(x) else None
+    if kind is Fraction:
+        return x
     if kind in (complex, np.complex64, np.complex128):
         return complex(x) if np.isfinite(x) else None
     if kind is np.clongdouble:

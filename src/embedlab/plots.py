@@ -160,9 +160,13 @@ def _values(x: Any, name: str, **kw: Any) -> np.ndarray:
     if arr.size > MAX_DRAWN:
         raise ValueError(f"{name} must hold at most {MAX_DRAWN:,} numbers to be drawn, got {arr.size:,}")
     check_finite(arr, name)
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", under="ignore"):
         out = arr.astype(np.float64)
     check_finite(out, name)  # a longdouble beyond float64's range
+    if arr.dtype == np.longdouble and arr.size and np.any(arr):  # entries below float64's range would draw as 0
+        scale = np.max(np.abs(arr))
+        if np.max(np.abs(out.astype(np.longdouble) - arr)) > 1e-9 * scale:
+            raise ValueError(f"{name} must be drawable in float64: its entries are below float64's range")
     if np.abs(out).max() > MAX_DRAWN_VALUE:
         raise ValueError(
             f"{name} must be at most {MAX_DRAWN_VALUE:g} in size to be drawn, got {float(np.abs(out).max())!r}"

@@ -734,9 +734,12 @@ class Explorer:
         for artist in self._dynamic:
             if artist.get_figure(root=True) is not self._fig:
                 raise ValueError("setup's update must keep its moving artists in the figure; one was removed from it")
-        canvas = self._fig.canvas
-        if self._encoder is not None and canvas.get_width_height()[::-1] != self._encoder.background.shape[:2]:
-            raise ValueError("setup's update must keep the figure's size; it resized the figure")
+        if self._encoder is None:  # the first drawing: nothing to keep yet
+            return
+        if self._fig.canvas is not self._canvas:
+            raise ValueError("setup's update must keep the figure's canvas; it gave the figure another")
+        if (tuple(self._fig.get_size_inches()), self._fig.dpi) != self._size:
+            raise ValueError("setup's update must keep the figure's size and resolution; it changed them")
 
     def _draw(self) -> None:
         """Draw the moving artists, at the values ``setup``'s update last gave them, over the background."""
@@ -750,6 +753,7 @@ class Explorer:
                 self._background = canvas.copy_from_bbox(self._fig.bbox)
                 self._encoder = BandedPNG(np.asarray(canvas.buffer_rgba()))
                 self._size = (tuple(self._fig.get_size_inches()), self._fig.dpi)  # kept: a resize is refused
+                self._canvas = canvas
             else:
                 canvas.restore_region(self._background)
             for artist in self._dynamic:
@@ -762,6 +766,9 @@ class Explorer:
         if self._background is None:  # the first drawing failed: there is no explorer to put back
             return
         try:
+            if self._fig.canvas is not self._canvas:  # another canvas: its own back
+                self._fig.set_canvas(self._canvas)
+                drawn = True
             size, dpi = self._size
             if tuple(self._fig.get_size_inches()) != size or self._fig.dpi != dpi:  # resized: its own size back
                 self._fig.set_size_inches(size, forward=False)
