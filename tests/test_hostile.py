@@ -4707,8 +4707,8 @@ def _moves_then_fails(f, a):
 @pytest.mark.parametrize(
     ("values", "given", "want"),
     [
-        ((np.float32(1), 1.00000001), 2.0, 1.00000001),
-        ((np.float32(-16777216), -16777217), -17e6, -16777217),
+        ((np.float32(1), 1.5), 2.0, 1.5),  # a pair NumPy calls equal is refused (pass 44): these are told apart
+        ((np.float32(-16777216), -16777218), -17e6, -16777218),
         ((np.clongdouble(1j), np.clongdouble(2j)), 2j, np.clongdouble(2j)),
     ],
 )
@@ -4720,9 +4720,11 @@ def test_hostile_pass_43_control_by_exact_value(values, given, want):
 def test_hostile_pass_43_start_value_found_exactly_everywhere():
     """The starting value has its frame, the page starts there and the slider too (not at a float32 NumPy
     calls equal)."""
-    c = Control("x", "x", (np.float32(0.1), 0.1, 0.5), value=0.1, static_every=2)
+    with pytest.raises(ValueError, match="told apart"):  # since pass 44: a list NumPy's == cannot tell apart
+        Control("x", "x", (np.float32(0.1), 0.1, 0.5), value=0.1, static_every=2)
+    c = Control("x", "x", (np.float32(0.25), 0.1, 0.5), value=0.1, static_every=2)
     assert type(c.value) is float and any(type(v) is float and v == 0.1 for v in c.static_values)
-    ex = Explorer("t", [Control("x", "x", (np.float32(0.1), 0.1), value=0.1)], lambda f, a: (lambda x: repr(x), []))
+    ex = Explorer("t", [Control("x", "x", (np.float32(0.25), 0.1), value=0.1)], lambda f, a: (lambda x: repr(x), []))
     assert ex.readout == "0.1" and ">0.1</p>" in ex.to_html() and ex.widget().children[0].index == 1
 
 
@@ -4813,3 +4815,74 @@ def test_hostile_pass_44_longdouble_context_below_float64_refused():
 
 def test_hostile_pass_44_fractions_found_by_exact_value():
     assert Control("a", "a", [Fraction(1, 2), Fraction(1)]).show(0.5) == "1/2"
+
+
+@pytest.mark.parametrize(
+    "values",
+    [[np.float32(0.1), 0.1], [np.float64(2**53), 2**53 + 1], [np.complex64(0.1j), 0.1j]],
+    ids=["float32", "float64-int", "complex64"],
+)
+def test_hostile_pass_44_values_numpy_calls_equal_are_refused(values):
+    """A slider finds a value by ==: two listed values NumPy's == calls equal would be one position."""
+    with pytest.raises(ValueError, match="told apart by =="):
+        Control("x", "x", values)
+
+
+def test_hostile_pass_44_a_shown_slider_value_selects_its_own_value():
+    ex = Explorer("t", [Control("a", "A", [np.float32(0.1), 0.2])], lambda f, ax: ((lambda a: repr(a)), []))
+    slider = ex.widget().children[0]
+    slider.value = 0.2
+    assert ex.values == {"a": 0.2} and slider.index == 1
+
+
+# ---------------------------------------------------------------- hostile pass 45
+def _draws_then_refuses(how):
+    def setup(f, a):
+        line = a.plot([0, 1])[0]
+
+        def update(x):
+            line.set_ydata([0, x])
+            if x == 2:
+                f.canvas.draw() if how == "draw" else f.savefig(io.BytesIO(), dpi=50)
+                return 0  # no readout: refused
+            return "r"
+
+        return update, [line]
+
+    return setup
+
+
+@pytest.mark.parametrize("how", ["draw", "savefig"])
+def test_hostile_pass_45_setup_drawing_then_refused_keeps_the_pixels(how):
+    ex = Explorer("t", [Control("x", "x", (1, 2))], _draws_then_refuses(how))
+    before, live = ex.png(), ex.live_png()
+    with pytest.raises(TypeError, match="readout"):
+        ex.update(x=2)
+    assert ex.values == {"x": 1} and ex.png() == before and ex.live_png() == live
+
+
+def _first_update_resizes(f, a):
+    return (lambda x: f.set_size_inches(2000, 2000) or "r"), []
+
+
+def _svg_canvas(f, a):
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+
+    FigureCanvasSVG(f)
+    return (lambda x: "r"), []
+
+
+@pytest.mark.parametrize(
+    ("setup", "words"),
+    [(_first_update_resizes, "setup must leave the figure drawable"), (_svg_canvas, "Agg canvas")],
+    ids=["huge", "svg"],
+)
+def test_hostile_pass_45_first_drawing_checked_first(setup, words):
+    with pytest.raises(ValueError, match=words):
+        Explorer("t", [Control("x", "x", (1, 2))], setup)
+
+
+def test_hostile_pass_45_marker_below_float64_refused():
+    _, ax = plots_mod.new_figure((4, 3))
+    with pytest.raises(ValueError, match="below float64's range"):
+        plots_mod.marker(np.longdouble("1e-4000"), 1, ax)

@@ -176,6 +176,11 @@ def _values(x: Any, name: str, **kw: Any) -> np.ndarray:
 
 def _drawn_real(value: Any, name: str) -> float:
     """One finite number small enough to draw (see :data:`MAX_DRAWN_VALUE`)."""
+    if type(value) is np.longdouble and np.isfinite(value) and value != 0:  # below float64's range: drawn as 0
+        with np.errstate(under="ignore"):
+            back = np.longdouble(float(value))
+        if abs(back - value) > 1e-9 * abs(value):
+            raise ValueError(f"{name} must be drawable in float64: it is below float64's range")
     x = check_real(value, name)
     if abs(x) > MAX_DRAWN_VALUE:
         raise ValueError(f"{name} must be at most {MAX_DRAWN_VALUE:g} in size to be drawn, got {short_repr(x)}")

@@ -34,6 +34,7 @@ import numbers
 import struct
 import sys
 import time
+import warnings
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -203,6 +204,12 @@ class Control:
         if not distinct:
             raise ValueError(
                 f"values of control {self.name!r} must not repeat a value, got {short_repr(self.values, 80)}"
+            )
+        clash = _numpy_equal_pair(self.values)
+        if clash is not None:  # a slider (ipywidgets) finds a value by ==: it would pick the first of the two
+            raise ValueError(
+                f"values of control {self.name!r} must be told apart by ==, but NumPy calls {short_repr(clash[0])} "
+                f"and {short_repr(clash[1])} equal"
             )
         # Each number by its exact value: NumPy's own == would round a listed number to its dtype first.
         numbers_at = {}
@@ -734,7 +741,15 @@ class Explorer:
         for artist in self._dynamic:
             if artist.get_figure(root=True) is not self._fig:
                 raise ValueError("setup's update must keep its moving artists in the figure; one was removed from it")
-        if self._encoder is None:  # the first drawing: nothing to keep yet
+        if self._encoder is None:  # the first drawing: the figure as setup and its update left it, checked first
+            from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+            if type(self._fig.canvas) is not FigureCanvasAgg:
+                raise ValueError("setup must leave the figure its Agg canvas (it is drawn and encoded off-screen)")
+            try:
+                display.check_figure(self._fig, "fig")
+            except ValueError as exc:
+                raise ValueError(f"setup must leave the figure drawable: {exc}") from None
             return
         if self._fig.canvas is not self._canvas:
             raise ValueError("setup's update must keep the figure's canvas; it gave the figure another")
@@ -765,6 +780,9 @@ class Explorer:
         on) or the figure was resized, the figure drawn again; if that fails too, it is drawn when next read."""
         if self._background is None:  # the first drawing failed: there is no explorer to put back
             return
+        # setup's update may have drawn on the canvas itself (canvas.draw, savefig): drawn again whenever every
+        # moving artist is still there to draw; without one, the canvas is left as it is
+        drawn = drawn or all(a.get_figure(root=True) is self._fig for a in self._dynamic)
         try:
             if self._fig.canvas is not self._canvas:  # another canvas: its own back
                 self._fig.set_canvas(self._canvas)
@@ -1101,6 +1119,31 @@ def _kind(x: Any) -> str:
     if isinstance(x, (bool, np.bool_)):
         return "bool"
     return "complex" if isinstance(x, (complex, np.complexfloating)) else "other"
+
+
+def _numpy_equal_pair(values: tuple[Any, ...]) -> tuple[Any, Any] | None:
+    """A listed NumPy float or complex and a listed Python number that NumPy's ``==`` calls equal though their
+    values differ (``np.float32(0.1) == 0.1``: the Python number is rounded to the NumPy value's dtype), or None."""
+    python = [v for v in values if type(v) in (int, float, complex)]
+    kinds = {type(v) for v in values if type(v) in _INEXACT_NUMPY}
+    for kind in kinds:
+        listed = {exact_key(v): v for v in values if type(v) is kind}
+        for x in python:
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # a complex cast to a real dtype, say: not a clash
+                try:
+                    rounded = kind(x)  # how NumPy's == reads x beside a value of this kind
+                except (OverflowError, TypeError, ValueError):
+                    continue
+            key = exact_key(rounded)
+            if key in listed and key != exact_key(x):
+                return listed[key], x
+    return None
+
+
+_INEXACT_NUMPY = frozenset(
+    {np.float16, np.float32, np.float64, np.longdouble, np.complex64, np.complex128, np.clongdouble}
+)
 
 
 def _is_number(x: Any) -> bool:
