@@ -4886,3 +4886,40 @@ def test_hostile_pass_45_marker_below_float64_refused():
     _, ax = plots_mod.new_figure((4, 3))
     with pytest.raises(ValueError, match="below float64's range"):
         plots_mod.marker(np.longdouble("1e-4000"), 1, ax)
+
+
+# ---------------------------------------------------------------- hostile pass 46
+@pytest.mark.parametrize(
+    "values", [(np.int64(2**53 + 1), 2.0**53), (np.uint64(2**64 - 1), np.float64(2.0**64))], ids=["int64", "uint64"]
+)
+def test_hostile_pass_46_numpy_int_and_float_numpy_calls_equal_refused(values):
+    with pytest.raises(ValueError, match="told apart by =="):
+        Control("x", "x", values)
+
+
+def _huge_draws() -> Any:
+    return _sweep_listing(data_sizes=(500,), draws=(0, 10**400))
+
+
+def _big_sizes() -> Any:
+    return _sweep_listing(data_sizes=(500, 70000), draws=(0,))
+
+
+def _sweep_listing(**grid: Any) -> Any:
+    spec = embedlab.sweep.SweepSpec(widths=(8,), lrs=(0.01,), seeds=(0, 1), max_steps=100, eval_every=10, **grid)
+    records = [
+        dict(p._asdict(), best_valid=1.0, best_test=1.0, best_step=0, capped=False, valid_curve=[1.0])
+        for p in spec.points()
+    ]
+    return embedlab.sweep.Sweep(spec, records, {})
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: _huge_draws().runs(np.float64(0.5), 500, 8, True, "tied", 0.01), ValueError, "draw must be one of"),
+        (lambda: _big_sizes().test_loss(np.float16(501), 8, True, "tied"), ValueError, "n_train must be one of"),
+    ],
+)  # fmt: skip
+def test_hostile_pass_46_rows(make, error, words):
+    _value_or_short_refusal(make, error, words)

@@ -452,7 +452,14 @@ def _listed(value: Any, allowed: tuple[Any, ...], name: str) -> Any:
     hit = next((a for a in allowed if a == exact), None) if exact is not None else None
     if hit is not None:
         return hit
-    near = [a for a in allowed if a == plain]  # a float32 0.00125 is the listed 0.00125, rounded: if only one is
+    near = []  # a float32 0.00125 is the listed 0.00125, rounded: if only one is
+    for a in allowed:
+        try:
+            with np.errstate(all="ignore"):  # a listed value beyond the given dtype's range: no match
+                if a == plain:
+                    near.append(a)
+        except OverflowError:  # a listed int beyond float64's range: no match
+            continue
     return near[0] if len(near) == 1 else None
 
 
@@ -551,10 +558,12 @@ class Sweep:
         """The spec's own (n_train, d, hidden) that the arguments name, refused by name if not listed."""
         listed_n = _listed(n_train, self.spec.data_sizes, "n_train")
         if listed_n is None:
-            raise ValueError(f"n_train must be one of {self.spec.data_sizes}, got {short_repr(n_train)}")
+            raise ValueError(
+                f"n_train must be one of {short_repr(self.spec.data_sizes, 200)}, got {short_repr(n_train)}"
+            )
         listed_d = _listed(d, self.spec.widths, "d")
         if listed_d is None:
-            raise ValueError(f"d must be one of {self.spec.widths}, got {short_repr(d)}")
+            raise ValueError(f"d must be one of {short_repr(self.spec.widths, 200)}, got {short_repr(d)}")
         if type(hidden) is not bool or hidden not in self.spec.hidden:
             raise ValueError(f"hidden must be one of {self.spec.hidden}, got {short_repr(hidden)}")
         return listed_n, listed_d, hidden
@@ -565,10 +574,10 @@ class Sweep:
         config = _config(config, "config", CONFIGS)
         listed_draw = _listed(draw, self.spec.draws, "draw")
         if listed_draw is None:
-            raise ValueError(f"draw must be one of {self.spec.draws}, got {short_repr(draw)}")
+            raise ValueError(f"draw must be one of {short_repr(self.spec.draws, 200)}, got {short_repr(draw)}")
         listed_lr = _listed(lr, self.spec.lrs, "lr")
         if listed_lr is None:
-            raise ValueError(f"lr must be one of {self.spec.lrs}, got {short_repr(lr)}")
+            raise ValueError(f"lr must be one of {short_repr(self.spec.lrs, 200)}, got {short_repr(lr)}")
         # the spec's own values as keys: a float32 0.00125 equals the listed lr but hashes as its exact value
         key = (listed_draw, n_train, d, hidden, config, listed_lr)
         return [self._index[(*key, s)] for s in self.spec.seeds]

@@ -1124,6 +1124,14 @@ def _kind(x: Any) -> str:
 def _numpy_equal_pair(values: tuple[Any, ...]) -> tuple[Any, Any] | None:
     """A listed NumPy float or complex and a listed Python number that NumPy's ``==`` calls equal though their
     values differ (``np.float32(0.1) == 0.1``: the Python number is rounded to the NumPy value's dtype), or None."""
+    # a NumPy int beside a float is read as a float64 by NumPy's ==: np.int64(2**53 + 1) == 2.0**53
+    floats = {exact_key(v): v for v in values if type(v) in (float, np.float64)}
+    for v in values:
+        if type(v) in _INT_NUMPY:
+            with np.errstate(all="ignore"):
+                key = exact_key(np.float64(v))
+            if key in floats and key != exact_key(v):
+                return v, floats[key]
     python = [v for v in values if type(v) in (int, float, complex)]
     kinds = {type(v) for v in values if type(v) in _INEXACT_NUMPY}
     for kind in kinds:
@@ -1141,6 +1149,7 @@ def _numpy_equal_pair(values: tuple[Any, ...]) -> tuple[Any, Any] | None:
     return None
 
 
+_INT_NUMPY = frozenset(np.dtype(c).type for c in "bBhHiIlLqQ")
 _INEXACT_NUMPY = frozenset(
     {np.float16, np.float32, np.float64, np.longdouble, np.complex64, np.complex128, np.clongdouble}
 )
