@@ -271,3 +271,22 @@ def test_no_title_or_legend_is_clipped_at_the_figure_edge(make):
         boxes += [lg.get_window_extent(renderer) for lg in legends if lg]
         for box in boxes:
             assert frame.x0 - 1 <= box.x0 and box.x1 <= frame.x1 + 1, (box, frame)
+
+
+_WIDE_LONGDOUBLE = np.finfo(np.longdouble).max > np.finfo(np.float64).max
+
+
+@pytest.mark.skipif(not _WIDE_LONGDOUBLE, reason="longdouble is float64 on this platform: nothing lies beyond it")
+@pytest.mark.parametrize("draw", [figures.saturation_curves, figures.gradient_sizes], ids=["saturation", "gradient"])
+@pytest.mark.parametrize(
+    ("t", "words"),
+    [
+        (np.array([np.longdouble("1e-4000"), np.longdouble("2e-4000")]), "below float64's range"),
+        (np.array([np.longdouble(0), np.longdouble("1e4000")]), "beyond float64's range"),
+    ],
+    ids=["below", "beyond"],
+)
+def test_longdouble_t_outside_float64_refused(draw, t, words):
+    """A longdouble t that float64 cannot hold is refused by name, not drawn as 0 or refused as infinite."""
+    with pytest.raises(ValueError, match=f"^t must be drawable in float64: .*{words}"):
+        draw(t=t)

@@ -263,10 +263,9 @@ def _drawable(x: Any, name: str, ndim: int, most: float | None = None) -> tuple[
     if arr.size > MAX_DRAWN:
         raise ValueError(f"{name} must hold at most {MAX_DRAWN:,} numbers to be drawn, got {arr.size:,}")
     check_finite(arr, name)
-    with np.errstate(over="ignore"):
-        out = arr.astype(np.float64)  # small by the check above; float16 and longdouble alike
+    out = plots._in_float64(arr, name)  # small by the check above; float16 and longdouble alike
     most = plots.MAX_DRAWN_VALUE if most is None else most
-    if not np.all(np.isfinite(out)) or np.abs(out).max(initial=0.0) > most:
+    if np.abs(out).max(initial=0.0) > most:
         raise ValueError(f"{name} must be at most {most:g} in size to be drawn")
     return out, arr.dtype
 

@@ -160,13 +160,7 @@ def _values(x: Any, name: str, **kw: Any) -> np.ndarray:
     if arr.size > MAX_DRAWN:
         raise ValueError(f"{name} must hold at most {MAX_DRAWN:,} numbers to be drawn, got {arr.size:,}")
     check_finite(arr, name)
-    with np.errstate(over="ignore", under="ignore"):
-        out = arr.astype(np.float64)
-    check_finite(out, name)  # a longdouble beyond float64's range
-    if arr.dtype == np.longdouble and arr.size and np.any(arr):  # entries below float64's range would draw as 0
-        scale = np.max(np.abs(arr))
-        if np.max(np.abs(out.astype(np.longdouble) - arr)) > 1e-9 * scale:
-            raise ValueError(f"{name} must be drawable in float64: its entries are below float64's range")
+    out = _in_float64(arr, name)
     if np.abs(out).max() > MAX_DRAWN_VALUE:
         raise ValueError(
             f"{name} must be at most {MAX_DRAWN_VALUE:g} in size to be drawn, got {float(np.abs(out).max())!r}"
@@ -174,13 +168,24 @@ def _values(x: Any, name: str, **kw: Any) -> np.ndarray:
     return out
 
 
+def _in_float64(arr: np.ndarray, name: str) -> np.ndarray:
+    """A finite float array as float64, refused if a longdouble part lies beyond float64's range or
+    below it (where it would be drawn as 0)."""
+    with np.errstate(over="ignore", under="ignore"):
+        out = arr.astype(np.float64)
+    if not np.all(np.isfinite(out)):  # the input was checked finite: a longdouble beyond float64's range
+        raise ValueError(f"{name} must be drawable in float64: its entries are beyond float64's range")
+    if arr.dtype == np.longdouble and arr.size and np.any(arr):
+        scale = np.max(np.abs(arr))
+        if np.max(np.abs(out.astype(np.longdouble) - arr)) > 1e-9 * scale:
+            raise ValueError(f"{name} must be drawable in float64: its entries are below float64's range")
+    return out
+
+
 def _drawn_real(value: Any, name: str) -> float:
     """One finite number small enough to draw (see :data:`MAX_DRAWN_VALUE`)."""
-    if type(value) is np.longdouble and np.isfinite(value) and value != 0:  # below float64's range: drawn as 0
-        with np.errstate(under="ignore"):
-            back = np.longdouble(float(value))
-        if abs(back - value) > 1e-9 * abs(value):
-            raise ValueError(f"{name} must be drawable in float64: it is below float64's range")
+    if type(value) is np.longdouble and np.isfinite(value):  # below float64's range it would be drawn as 0
+        _in_float64(np.asarray(value), name)
     x = check_real(value, name)
     if abs(x) > MAX_DRAWN_VALUE:
         raise ValueError(f"{name} must be at most {MAX_DRAWN_VALUE:g} in size to be drawn, got {short_repr(x)}")

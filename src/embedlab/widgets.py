@@ -830,7 +830,7 @@ class Explorer:
         k = 0
         for ctl in self.controls:  # the frames' order: the last control fastest
             k = k * len(ctl.values) + ctl._position(values[ctl.name])
-        frames = self.frames()
+        frames = self._frames if self._frames is not None else self.frames()  # made once, read without a copy
         self.values, self.readout, self._stale = values, frames[k][1], True
 
     def _control(self, name: str) -> Control:
