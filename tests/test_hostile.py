@@ -22,6 +22,7 @@ import datetime
 import decimal
 import enum
 import functools
+import gc
 import importlib
 import inspect
 import io
@@ -4923,3 +4924,111 @@ def _sweep_listing(**grid: Any) -> Any:
 )  # fmt: skip
 def test_hostile_pass_46_rows(make, error, words):
     _value_or_short_refusal(make, error, words)
+
+
+# ---------------------------------------------------------------- hostile pass 47
+@pytest.mark.parametrize(
+    "values",
+    [
+        (np.int64(2**53 + 1), np.float32(2**53)),  # NumPy reads both as float64
+        (np.uint64(2**53 + 1), np.float32(2**53)),
+        (np.float16(2048), np.int64(2**53 + 1), np.float32(2**53)),
+    ],
+    ids=["int64-float32", "uint64-float32", "among-others"],
+)
+def test_hostile_pass_47_numpy_int_beside_narrow_float_refused(values):
+    with pytest.raises(ValueError, match="told apart by =="):
+        Control("x", "x", values)
+
+
+def _datetimes() -> tuple[Any, Any]:
+    """Two datetime64 values whose NumPy == raises OverflowError (no common unit holds both)."""
+    return np.datetime64("2020-01-01", "D"), np.datetime64(0, "as")
+
+
+def test_hostile_pass_47_values_whose_equality_raises_are_found():
+    a, b = _datetimes()
+    c = Control("a", "a", (a, b))
+    assert c.show(b) == str(b) and c.snap(b) is b and Control("a", "a", (a, b), value=b).value is b
+
+
+def _datetime_setup(fig: Any, ax: Any) -> Any:
+    (line,) = ax.plot([0, 1])
+
+    def update(a: Any) -> str:
+        line.set_ydata([0, 1 if str(a).startswith("2020") else 2])  # no == across units
+        return f"a = {a}"
+
+    return update, [line]
+
+
+@pytest.mark.parametrize("static_every", [1, 2], ids=["framed", "kernel"])
+def test_hostile_pass_47_slider_finds_values_without_numpy_equality(static_every):
+    """The slider finds a value as the control does: moving it to b shows b, with no OverflowError."""
+    a, b = _datetimes()
+    ex = Explorer("t", [Control("a", "a", (a, b, a + 1), static_every=static_every)], _datetime_setup)
+    slider = ex.widget().children[0]
+    slider.index = 1
+    assert ex.values == {"a": b} and slider.value is b and ex.readout == f"a = {b}"
+    assert "a = " in ex.to_html()
+
+
+@pytest.mark.parametrize(
+    ("grid", "call"),
+    [
+        ({"lrs": (0.01, 1e5)}, lambda s: s.runs(0, 500, 8, True, "tied", np.float16("inf"))),
+        ({"draws": (0, 70000)}, lambda s: s.runs(np.float16("inf"), 500, 8, True, "tied", 0.01)),
+        ({"draws": (0, 2**200)}, lambda s: s.runs(np.float32("inf"), 500, 8, True, "tied", 0.01)),
+        ({"data_sizes": (500, 100000)}, lambda s: s.test_loss(np.float16("inf"), 8, True, "tied")),
+    ],
+    ids=["lr", "draw-float16", "draw-float32", "n_train"],
+)
+def test_hostile_pass_47_sweep_refuses_inf_beside_a_value_beyond_its_dtype(grid, call):
+    """NumPy's == reads a listed 1e5 as inf in float16: an inf lr, draw or size is still no listed value."""
+    grid = {"data_sizes": (500,), "widths": (8,), "lrs": (0.01,), "draws": (0,), **grid}
+    spec = embedlab.sweep.SweepSpec(seeds=(0, 1), max_steps=100, eval_every=10, **grid)
+    records = [
+        dict(p._asdict(), best_valid=1.0, best_test=1.0, best_step=0, capped=False, valid_curve=[1.0])
+        for p in spec.points()
+    ]
+    sweep = embedlab.sweep.Sweep(spec, records, {})
+    with pytest.raises(ValueError, match=r"(lr|draw|n_train) must be one of"):
+        call(sweep)
+
+
+async def _async_setup(fig: Any, ax: Any) -> Any:
+    (line,) = ax.plot([0, 1])
+    return (lambda a: "x"), [line]
+
+
+def _async_update_setup(fig: Any, ax: Any) -> Any:
+    (line,) = ax.plot([0, 1])
+
+    async def update(a: Any) -> str:
+        return "x"
+
+    return update, [line]
+
+
+@pytest.mark.parametrize(
+    ("setup", "words"),
+    [(_async_setup, "setup must return a pair"), (_async_update_setup, "must return the readout text")],
+    ids=["setup", "update"],
+)
+def test_hostile_pass_47_refused_coroutines_are_closed(setup, words):
+    """An `async def` setup or update is refused, and its coroutine closed: no "never awaited" warning."""
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        with pytest.raises(TypeError, match=words):
+            Explorer("t", [Control("a", "a", (1, 2))], setup)
+        gc.collect()
+    assert not [w for w in seen if "never awaited" in str(w.message)]
+
+
+def test_hostile_pass_47_readout_length_checked():
+    def setup(fig: Any, ax: Any) -> Any:
+        (line,) = ax.plot([0, 1])
+        return (lambda a: "x" * (embedlab.widgets.MAX_READOUT + 1)), [line]
+
+    with pytest.raises(ValueError, match="readout of at most"):
+        Explorer("t", [Control("a", "a", (1, 2))], setup)

@@ -449,7 +449,9 @@ def _listed(value: Any, allowed: tuple[Any, ...], name: str) -> Any:
         return None
     plain = exact_real(value, name)
     exact = exact_key(plain)  # its exact value first: NumPy's == rounds a listed value to the given dtype
-    hit = next((a for a in allowed if a == exact), None) if exact is not None else None
+    if exact is None:  # NaN or inf: no listed value, though NumPy's == would take one beyond the dtype's range as inf
+        return None
+    hit = next((a for a in allowed if a == exact), None)
     if hit is not None:
         return hit
     near = []  # a float32 0.00125 is the listed 0.00125, rounded: if only one is

@@ -34,6 +34,7 @@ import numbers
 import struct
 import sys
 import time
+import types
 import warnings
 import zlib
 from collections.abc import Callable, Iterable, Sequence
@@ -83,6 +84,9 @@ MAX_PIXELS = display.MAX_PIXELS
 
 #: Longest text a control's fmt may show for one value (a slider's readout).
 MAX_SHOWN = 1000
+
+#: Longest readout text one update may return (the sentence under the figure, and each frame's alt text).
+MAX_READOUT = 10_000
 
 #: Most controls one Explorer may have (each multiplies the static frames).
 MAX_CONTROLS = 8
@@ -212,12 +216,15 @@ class Control:
                 f"and {short_repr(clash[1])} equal"
             )
         # Each number by its exact value: NumPy's own == would round a listed number to its dtype first.
-        numbers_at = {}
+        numbers_at, others_at = {}, {}
         for i, v in enumerate(self.values):
             key = exact_key(v)
             if key is not None:
                 numbers_at[(_kind(v), key)] = i
+            else:
+                others_at[v] = i  # hashable and distinct, as checked above
         object.__setattr__(self, "_numbers_at", numbers_at)
+        object.__setattr__(self, "_others_at", others_at)
         object.__setattr__(self, "value", _plain(self.value, f"value of control {self.name!r}"))
         if self.value is None:
             object.__setattr__(self, "value", self.values[0])
@@ -292,11 +299,11 @@ class Control:
         key = exact_key(value)
         if key is not None:  # a number: found by its exact value
             return self._numbers_at.get((_kind(value), key))
-        try:
-            at = self.values.index(value)
-        except Exception:  # not there, or an == of the caller's own that fails
+        try:  # by hash, the listed object itself first: no == runs across the whole list
+            at = self._others_at.get(value)
+        except Exception:  # an unhashable value, or an == that fails (NumPy's across datetime64 units, say)
             return None
-        return at if _kind(self.values[at]) == _kind(value) else None
+        return at if at is not None and _kind(self.values[at]) == _kind(value) else None
 
     def show(self, value: Any) -> str:
         """The text shown for ``value``, one of the control's values."""
@@ -662,6 +669,7 @@ class Explorer:
         except ValueError as exc:
             raise ValueError(f"setup must leave the figure drawable: {exc}") from None
         if not (isinstance(made, tuple) and len(made) == 2 and callable(made[0])):
+            _close_coroutine(made)
             raise TypeError(f"setup must return a pair (update, artists) with update callable, got {_describe(made)}")
         self._update, dynamic = made
         if isinstance(dynamic, (str, bytes)) or not isinstance(dynamic, Iterable):
@@ -716,8 +724,13 @@ class Explorer:
         try:
             readout = self._update(**values)  # moves the artists: from here, a failure moves them back
             if not isinstance(readout, str):
+                _close_coroutine(readout)
                 raise TypeError(f"setup's update must return the readout text, a str, got {_describe(readout)}")
             readout = plain_str(readout)  # the text it holds: a subclass's own methods never run
+            if len(readout) > MAX_READOUT:
+                raise ValueError(
+                    f"setup's update must return a readout of at most {MAX_READOUT:,} characters, got {len(readout):,}"
+                )
             self._check_drawable()
             drawn = True
             self._draw()
@@ -902,6 +915,7 @@ class Explorer:
             slider = w.SelectionSlider(
                 options=list(zip(c._shown, c.values, strict=True)),  # no search per value: a long list is quick
                 index=c._position(self.values[c.name]),  # by its exact value, not by NumPy's == (which rounds)
+                equals=_same,  # ipywidgets finds a value by ==, which may round, fail, or call two values equal
                 description=c.label,
                 continuous_update=True,
                 style={"description_width": "initial"},
@@ -1099,6 +1113,23 @@ def _in_float64(x: Any) -> bool:
     return type(x) is not np.longdouble and math.isfinite(_as_float(x))
 
 
+def _close_coroutine(x: Any) -> None:
+    """Close a refused coroutine (an ``async def`` setup or update), so it never warns "never awaited"."""
+    if type(x) is types.CoroutineType:
+        x.close()
+
+
+def _same(x: Any, y: Any) -> bool:
+    """Whether two control values are the same value: of one kind and exactly equal numbers, the same
+    text, or the same object (a slider's own ``==``, never NumPy's, which rounds and may raise)."""
+    if x is y:
+        return True
+    kx, ky = exact_key(x), exact_key(y)
+    if kx is not None and ky is not None:
+        return _kind(x) == _kind(y) and kx == ky
+    return type(x) is str and type(y) is str and x == y
+
+
 def _exact(x: Any) -> Fraction:
     """The exact value of a finite real number (an int, a float, a NumPy scalar of any width)."""
     if isinstance(x, numbers.Integral):
@@ -1124,14 +1155,20 @@ def _kind(x: Any) -> str:
 def _numpy_equal_pair(values: tuple[Any, ...]) -> tuple[Any, Any] | None:
     """A listed NumPy float or complex and a listed Python number that NumPy's ``==`` calls equal though their
     values differ (``np.float32(0.1) == 0.1``: the Python number is rounded to the NumPy value's dtype), or None."""
-    # a NumPy int beside a float is read as a float64 by NumPy's ==: np.int64(2**53 + 1) == 2.0**53
-    floats = {exact_key(v): v for v in values if type(v) in (float, np.float64)}
-    for v in values:
-        if type(v) in _INT_NUMPY:
-            with np.errstate(all="ignore"):
-                key = exact_key(np.float64(v))
-            if key in floats and key != exact_key(v):
-                return v, floats[key]
+    # A NumPy int beside an inexact value is read in the dtype NumPy's == promotes the two to (float64 for an
+    # int64 beside a float32 or a Python float): np.int64(2**53 + 1) == np.float32(2**53)
+    int_kinds = {type(v) for v in values if type(v) in _INT_NUMPY}
+    inexact_kinds = {type(v) for v in values if type(v) in _INEXACT_NUMPY or type(v) in (float, complex)}
+    for fkind in inexact_kinds:
+        for ikind in int_kinds:
+            common = np.result_type(ikind, fkind).type  # Python's float and complex: float64 and complex128
+            with np.errstate(all="ignore"):  # exact for the inexact values: common is at least as wide
+                listed = {exact_key(common(v)): v for v in values if type(v) is fkind}
+                for v in values:
+                    if type(v) is ikind:
+                        key = exact_key(common(v))  # rounded, or inf beyond the dtype's range (no key)
+                        if key is not None and key in listed and exact_key(listed[key]) != exact_key(v):
+                            return v, listed[key]
     python = [v for v in values if type(v) in (int, float, complex)]
     kinds = {type(v) for v in values if type(v) in _INEXACT_NUMPY}
     for kind in kinds:
