@@ -4946,17 +4946,18 @@ def _datetimes() -> tuple[Any, Any]:
     return np.datetime64("2020-01-01", "D"), np.datetime64(0, "as")
 
 
-def test_hostile_pass_47_values_whose_equality_raises_are_found():
-    a, b = _datetimes()
-    c = Control("a", "a", (a, b))
-    assert c.show(b) == str(b) and c.snap(b) is b and Control("a", "a", (a, b), value=b).value is b
+def test_hostile_pass_47_values_whose_equality_raises_are_refused():
+    """Found by hash they would be, but a slider compares values with ==: refused when the control is made
+    (before pass 48, accepted, then never found: "must be one of its values")."""
+    with pytest.raises(ValueError, match=r"told apart by ==, but .* gives OverflowError"):
+        Control("a", "a", _datetimes())
 
 
 def _datetime_setup(fig: Any, ax: Any) -> Any:
     (line,) = ax.plot([0, 1])
 
     def update(a: Any) -> str:
-        line.set_ydata([0, 1 if str(a).startswith("2020") else 2])  # no == across units
+        line.set_ydata([0, int((a - np.datetime64("2020-01-01", "D")) / np.timedelta64(1, "D"))])
         return f"a = {a}"
 
     return update, [line]
@@ -4964,13 +4965,15 @@ def _datetime_setup(fig: Any, ax: Any) -> Any:
 
 @pytest.mark.parametrize("static_every", [1, 2], ids=["framed", "kernel"])
 def test_hostile_pass_47_slider_finds_values_without_numpy_equality(static_every):
-    """The slider finds a value as the control does: moving it to b shows b, with no OverflowError."""
-    a, b = _datetimes()
-    ex = Explorer("t", [Control("a", "a", (a, b, a + 1), static_every=static_every)], _datetime_setup)
+    """The slider finds a value as the control does: moving it shows that very value, figure and readout."""
+    a = np.datetime64("2020-01-01", "D")
+    values = (a, a + 1, a + 2)
+    ex = Explorer("t", [Control("a", "a", values, static_every=static_every)], _datetime_setup)
     slider = ex.widget().children[0]
-    slider.index = 1
-    assert ex.values == {"a": b} and slider.value is b and ex.readout == f"a = {b}"
-    assert "a = " in ex.to_html()
+    for k in (1, 2, 0, 2):
+        slider.index = k
+        assert ex.values["a"] is values[k] and slider.value is values[k] and ex.readout == f"a = {values[k]}"
+    assert f"a = {values[2]}" in ex.to_html()
 
 
 @pytest.mark.parametrize(
@@ -5010,10 +5013,21 @@ def _async_update_setup(fig: Any, ax: Any) -> Any:
     return update, [line]
 
 
+def _coroutine_artists_setup(fig: Any, ax: Any) -> Any:
+    async def artists() -> list:
+        return []
+
+    return (lambda a: "x"), artists()
+
+
 @pytest.mark.parametrize(
     ("setup", "words"),
-    [(_async_setup, "setup must return a pair"), (_async_update_setup, "must return the readout text")],
-    ids=["setup", "update"],
+    [
+        (_async_setup, "setup must return a pair"),
+        (_async_update_setup, "must return the readout text"),
+        (_coroutine_artists_setup, "sequence of artists"),
+    ],
+    ids=["setup", "update", "artists"],
 )
 def test_hostile_pass_47_refused_coroutines_are_closed(setup, words):
     """An `async def` setup or update is refused, and its coroutine closed: no "never awaited" warning."""
@@ -5032,3 +5046,70 @@ def test_hostile_pass_47_readout_length_checked():
 
     with pytest.raises(ValueError, match="readout of at most"):
         Explorer("t", [Control("a", "a", (1, 2))], setup)
+
+
+# ---------------------------------------------------------------- hostile pass 48
+class _EqualToAll:
+    """Distinct hashes, but == says True to anything."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
+@pytest.mark.parametrize(
+    ("values", "gives"),
+    [
+        ((np.datetime64("2020-01"), np.datetime64("2019-12-30", "W")), "True"),  # the same day, two units
+        ((np.datetime64(0, "D"), np.datetime64(1, "ps")), "OverflowError"),  # no common unit holds both
+        ((np.complex64(0.1), (np.float32(0.1),)), "a ndarray"),  # elementwise
+        ((np.datetime64("2020-01-01"), (1, 2)), "a ndarray"),
+        (("a", _EqualToAll(), "b"), "True"),
+    ],
+    ids=["datetime-units", "datetime-overflow", "complex-tuple", "datetime-tuple", "equal-to-all"],
+)
+def test_hostile_pass_48_values_equality_cannot_tell_apart_refused(values, gives):
+    """A slider compares its values with == (traitlets, ipywidgets): each pair must give False, or the
+    control is refused, naming what == gave."""
+    with pytest.raises(ValueError, match=f"told apart by ==, but .* gives {gives}$"):
+        Control("t", "T", values)
+
+
+def test_hostile_pass_48_many_values_compared_by_equality_refused():
+    values = tuple(np.datetime64("2020-01-01") + np.arange(embedlab.widgets.MAX_OTHER_VALUES + 1))
+    with pytest.raises(ValueError, match="neither numbers nor str"):
+        Control("t", "T", values)
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda res, ax: embedlab.train_plots.loss_curves(res, ax),
+        lambda res, ax: embedlab.train_plots.drift_bars(res, ax),
+        lambda res, ax: embedlab.train_plots.geometry_summary(res, ax),
+        lambda res, ax: embedlab.train_plots.update_counts(res, ax),
+        lambda res, ax: embedlab.train_plots.geometry_scatter(np.zeros((2, 2)), np.array(["a", "b"]), ax=ax),
+    ],
+    ids=["loss_curves", "drift_bars", "geometry_summary", "update_counts", "geometry_scatter"],
+)
+def test_hostile_pass_48_training_plots_refuse_3d_axes(draw):
+    """A 3-D Axes is refused by name before anything is drawn, as every plot of plots refuses it."""
+    ax = plt_mod.figure().add_subplot(projection="3d")
+    try:
+        with pytest.raises(TypeError, match="ax must be a 2-D matplotlib Axes"):
+            draw(_small_compare(), ax)
+        assert not ax.lines and not ax.collections and not ax.patches
+    finally:
+        plt_mod.close(ax.figure)
+
+
+def test_hostile_pass_48_geometry_panels_refuse_3d_axes():
+    fig = plt_mod.figure()
+    try:
+        fig.add_subplot(1, 3, 1), fig.add_subplot(1, 3, 2), fig.add_subplot(1, 3, 3, projection="3d")
+        with pytest.raises(TypeError, match="fig must hold 3 two-dimensional Axes"):
+            embedlab.train_plots.geometry_panels(_small_compare(), fig=fig)
+    finally:
+        plt_mod.close(fig)

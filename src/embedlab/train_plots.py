@@ -16,6 +16,7 @@ from matplotlib.axes import Axes
 from matplotlib.collections import PathCollection
 from matplotlib.figure import Figure
 
+from . import plots
 from ._validation import (
     _describe,
     _no_false_class,
@@ -76,11 +77,11 @@ CLASS_STYLE = {
 
 
 def _ax(ax: Axes | None, figsize: tuple[float, float] = (6.0, 3.2)) -> Axes:
+    """A new pair of axes of ``figsize``, or the caller's, checked as every plot checks them (2-D Axes)."""
     if ax is None:
         _, ax = new_figure(figsize)
-    elif not isinstance(ax, Axes):
-        raise TypeError(f"ax must be a matplotlib Axes or None, got {type_name(ax)}")
-    return ax
+        return ax
+    return plots._ax(ax)
 
 
 def _check_names(res: CompareResult, names: Any) -> list[str]:
@@ -427,6 +428,8 @@ def gap_plot(sweep: Sweep, axes: Any = None) -> dict[tuple[str, bool, int], Any]
         raise TypeError(f"axes must be 2 x {len(spec.hidden)} matplotlib Axes, got a ragged sequence") from None
     if axes.size != 2 * len(spec.hidden) or not all(isinstance(a, Axes) for a in axes.flat):
         raise ValueError(f"axes must be 2 x {len(spec.hidden)} matplotlib Axes, got {axes.size} items")
+    if any(type(a).name == "3d" for a in axes.flat):  # as plots refuse a 3-D Axes
+        raise TypeError(f"axes must be 2 x {len(spec.hidden)} two-dimensional Axes, got a 3-D Axes among them")
     axes = axes.reshape(2, len(spec.hidden))
     widths = spec.widths
     palette = (ORANGE, BLUE, GREEN, PURPLE, VERMILLION, SKY, BLACK)
@@ -511,6 +514,8 @@ def geometry_panels(res: CompareResult, seed_index: int = 0, fig: Any = None) ->
         fig, _ = new_figure((6.4, 3.6), ncols=3)
     elif not isinstance(fig, Figure) or len(fig.axes) != 3:
         raise ValueError(f"fig must be a matplotlib Figure with 3 axes or None, got {type_name(fig)}")
+    elif any(type(ax).name == "3d" for ax in fig.axes):  # as plots refuse a 3-D Axes
+        raise TypeError("fig must hold 3 two-dimensional Axes, got a 3-D Axes among them")
     res._tied_and_untied()
     tied, untied = res.runs["tied"][seed_index], res.runs["untied"][seed_index]
     mats = {

@@ -88,6 +88,9 @@ MAX_SHOWN = 1000
 #: Longest readout text one update may return (the sentence under the figure, and each frame's alt text).
 MAX_READOUT = 10_000
 
+#: Most values of one control that are neither numbers nor str (each is compared with every value by ==).
+MAX_OTHER_VALUES = 300
+
 #: Most controls one Explorer may have (each multiplies the static frames).
 MAX_CONTROLS = 8
 
@@ -208,6 +211,18 @@ class Control:
         if not distinct:
             raise ValueError(
                 f"values of control {self.name!r} must not repeat a value, got {short_repr(self.values, 80)}"
+            )
+        others = [v for v in self.values if not _is_number(v) and type(v) is not str]
+        if len(others) > MAX_OTHER_VALUES:  # each is compared with every value below: a long list would take long
+            raise ValueError(
+                f"values of control {self.name!r} must hold at most {MAX_OTHER_VALUES:,} values that are neither "
+                f"numbers nor str, got {len(others):,}"
+            )
+        unequal = _unequal_pair(others, self.values) if others else None
+        if unequal is not None:  # traitlets and ipywidgets compare a slider's values with ==: it must say False
+            raise ValueError(
+                f"values of control {self.name!r} must be told apart by ==, but {short_repr(unequal[0])} == "
+                f"{short_repr(unequal[1])} gives {unequal[2]}"
             )
         clash = _numpy_equal_pair(self.values)
         if clash is not None:  # a slider (ipywidgets) finds a value by ==: it would pick the first of the two
@@ -673,6 +688,7 @@ class Explorer:
             raise TypeError(f"setup must return a pair (update, artists) with update callable, got {_describe(made)}")
         self._update, dynamic = made
         if isinstance(dynamic, (str, bytes)) or not isinstance(dynamic, Iterable):
+            _close_coroutine(dynamic)
             raise TypeError(f"setup must return a sequence of artists as its second item, got {_describe(dynamic)}")
         if type(dynamic) not in (list, tuple):
             raise TypeError(
@@ -921,7 +937,8 @@ class Explorer:
                 style={"description_width": "initial"},
                 layout=w.Layout(width="95%"),
             )
-            slider.observe(self._on_change(c.name), names="value")
+            # by its position: traitlets compares an old value with a new one by ==, which may call two equal
+            slider.observe(self._on_change(c.name), names="index")
             sliders.append(slider)
         # Shown at its CSS size (half its pixels), never stretched to the cell's width, so it stays
         # sharp; a narrower output area shrinks it.
@@ -986,11 +1003,12 @@ class Explorer:
         def handler(change: dict[str, Any]) -> None:
             if self._syncing:  # moved by update itself, to the values it has just drawn
                 return
+            value = self._control(name).values[change["new"]]  # the slider's position: the listed value itself
             if self._image is None:  # framed: the browser shows the frame; the kernel notes the values
-                self._follow(name, change["new"])
+                self._follow(name, value)
                 return
             try:
-                self.update(**{name: change["new"]})  # draws and shows the kernel's figure: what the reader sees
+                self.update(**{name: value})  # draws and shows the kernel's figure: what the reader sees
             except BaseException:
                 self._move_sliders({name})  # refused: the slider back where the figure is
                 raise
@@ -1111,6 +1129,28 @@ def _in_float64(x: Any) -> bool:
     if isinstance(x, numbers.Integral):
         return abs(int(x)) <= 2**53
     return type(x) is not np.longdouble and math.isfinite(_as_float(x))
+
+
+def _unequal_pair(others: list[Any], values: tuple[Any, ...]) -> tuple[Any, Any, str] | None:
+    """A value of ``others`` and another of ``values`` whose ``==`` (either way round) gives anything but
+    False, with what it gave, or None. (Two datetime64 of different units may be equal, or raise
+    OverflowError; a tuple may equal a NumPy value elementwise.)"""
+    with np.errstate(all="raise"), warnings.catch_warnings():
+        warnings.simplefilter("error")  # a warning is an answer other than False too
+        for a in others:
+            for b in values:
+                if a is b:
+                    continue
+                for x, y in ((a, b), (b, a)):
+                    try:
+                        same = x == y
+                        if type(same) in (bool, np.bool_) and not same:
+                            continue
+                        what = "True" if type(same) in (bool, np.bool_) else f"a {type_name(same)}"
+                    except Exception as exc:
+                        what = type_name(exc)
+                    return x, y, what
+    return None
 
 
 def _close_coroutine(x: Any) -> None:
