@@ -5113,3 +5113,140 @@ def test_hostile_pass_48_geometry_panels_refuse_3d_axes():
             embedlab.train_plots.geometry_panels(_small_compare(), fig=fig)
     finally:
         plt_mod.close(fig)
+
+
+# ---------------------------------------------------------------- hostile pass 49
+@pytest.mark.parametrize(
+    "values",
+    [
+        (np.float64(1.0), 10**400),  # NumPy's == raises OverflowError
+        (10**400, np.float64(1.0)),
+        (np.float32(1.0), 2**200),  # NumPy's == warns of an overflow in a cast
+        (np.float16(1.0), 70000),
+        (np.float32(1.0), 1e300),
+    ],
+    ids=["float64-huge-int", "huge-int-first", "float32-int", "float16-int", "float32-float"],
+)
+def test_hostile_pass_49_numbers_numpy_cannot_compare_refused(values):
+    """A slider compares its values with NumPy's ==, which raises or warns here: refused when made."""
+    with pytest.raises(ValueError, match="NumPy's == cannot tell"):
+        Control("a", "A", values)
+
+
+class _EqualityRaises:
+    def __init__(self, error: type[BaseException]) -> None:
+        self.error = error
+
+    def __eq__(self, other: object) -> bool:
+        raise self.error
+
+    __hash__ = object.__hash__
+
+
+class _OwnBaseError(BaseException):
+    pass
+
+
+@pytest.mark.parametrize("error", [GeneratorExit, _OwnBaseError], ids=["GeneratorExit", "own-BaseException"])
+def test_hostile_pass_49_equality_raising_any_base_exception_refused(error):
+    with pytest.raises(ValueError, match=f"gives {error.__name__}$"):
+        Control("a", "A", [_EqualityRaises(error), _EqualityRaises(error)])
+
+
+def _self_referring() -> list:
+    loop: list = []
+    loop.append(loop)
+    loop.append(loop)
+    return loop
+
+
+def _doubling() -> Any:
+    x = None
+    for _ in range(30):
+        x = [x, x]  # 2**30 leaves, from 30 lists
+    return x
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda axes: embedlab.train_plots.gap_plot(_sweep_listing(data_sizes=(500,), draws=(0,)), axes),
+        lambda axes: figures_mod.projection_panels(np.zeros(2), np.eye(3, 2), ["a", "b", "c"], axes=axes),
+    ],
+    ids=["gap_plot", "projection_panels"],
+)
+@pytest.mark.parametrize("axes", [_self_referring, _doubling], ids=["self-referring", "doubling"])
+def test_hostile_pass_49_nested_axes_refused_without_expanding(make, axes):
+    """Axes are read one level deep by len, never expanded by NumPy: refused at once, with little memory."""
+    given = axes()
+    tracemalloc.start()
+    try:
+        with pytest.raises((TypeError, ValueError), match="axes must be"):
+            make(given)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * 2**20, f"{peak / 2**20:.0f} MiB allocated to refuse nested axes"
+
+
+class _Restless:
+    """A hash that fails from its third call: after Control's first look at it."""
+
+    calls = 0
+
+    def __hash__(self) -> int:
+        _Restless.calls += 1
+        if _Restless.calls > 2:
+            raise KeyError("late")
+        return _Restless.calls
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+
+class _Keyed:
+    def __init__(self, k: int) -> None:
+        self.k = k
+
+    def __hash__(self) -> int:
+        return hash(self.k)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Keyed) and other.k == self.k
+
+
+def test_hostile_pass_49_hash_failing_late_or_changing_refused_by_name():
+    _Restless.calls = 0
+    with pytest.raises(TypeError, match="must be hashable plain values"):
+        Control("a", "A", [_Restless(), _Restless()], fmt=lambda v: str(id(v)))
+    first = _Keyed(1)
+    c = Control("a", "A", [first, _Keyed(2)], fmt=lambda v: str(v.k))
+    first.k = 5
+    with pytest.raises(ValueError, match="no longer found among its values"):
+        c.static_values  # noqa: B018
+
+
+@pytest.mark.parametrize("projection", ["mollweide", "aitoff", "hammer", "lambert"])
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda ax: embedlab.train_plots.loss_curves(_small_compare(), ax),
+        lambda ax: embedlab.train_plots.drift_bars(_small_compare(), ax),
+        lambda ax: figures_mod.saturation_curves(ax=ax),
+        lambda ax: plots_mod.curve([0, 1], [0, 1], ax),
+    ],
+    ids=["loss_curves", "drift_bars", "saturation_curves", "curve"],
+)
+def test_hostile_pass_49_map_projections_refused_by_name(draw, projection):
+    ax = plt_mod.figure().add_subplot(projection=projection)
+    try:
+        with pytest.raises(TypeError, match=f"ax must be a 2-D matplotlib Axes or None, got a {projection} map"):
+            draw(ax)
+        assert not ax.lines and not ax.collections and not ax.patches
+    finally:
+        plt_mod.close(ax.figure)
+
+
+def test_hostile_pass_49_longdouble_beyond_float64_answer_named():
+    with pytest.raises(ValueError, match="answer must be a finite number of float size"):
+        embedlab.quiz.grade_number("1", np.longdouble("1e4000"), abs_tol=0.1)

@@ -735,6 +735,73 @@ def test_no_frame_shows_empty_axes_while_the_slider_moves(name: str, lab: LabSer
     assert watch["blank"] == 0, f"{watch['blank']} of {watch['frames']} frames showed the axes without the figure"
 
 
+THREE_SLIDERS = """\
+from embedlab.widgets import Control, Explorer
+
+
+def setup(fig, ax):
+    (line,) = ax.plot([0, 1], [0, 0])
+    ax.set_ylim(-1, 6)
+
+    def update(a, b, c):
+        line.set_ydata([a, b + c])
+        return f"a={a} b={b} c={c}"
+
+    return update, [line]
+
+
+controls = [Control("a", "a", (0, 1)), Control("b", "b", (0, 1, 2)), Control("c", "c", (0, 1, 2, 3))]
+Explorer("three sliders", controls, setup)
+"""
+
+
+@pytest.mark.timeout(300)
+def test_framed_view_shows_the_frame_of_every_slider_position(lab: LabServer, browser: Any) -> None:
+    """With three sliders of 2, 3 and 4 values, each key press shows the frame whose readout names the
+    positions every slider shows: the page picks frames in the order the kernel rendered them."""
+    name = "three-sliders.ipynb"
+    nb = {
+        "cells": [{"cell_type": "code", "execution_count": None, "id": "c1", "metadata": {}, "outputs": [],
+                   "source": THREE_SLIDERS}],
+        "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }  # fmt: skip
+    (lab.root / name).write_text(json.dumps(nb), encoding="utf-8")
+    with notebook_page(browser, lab, name, "test-three-sliders") as page:
+        check_cells(restart_and_run_all(page), lab.root / name)
+        box = explorer_boxes(page, expected=1).first
+        box.scroll_into_view_if_needed()
+        handles = box.locator(".widget-slider .noUi-handle")
+        seen = set()
+        right, left = "ArrowRight", "ArrowLeft"
+        keys = [(2, right)] * 3 + [(1, right)] * 2 + [(0, right), (2, left), (1, left), (0, left), (2, left)]
+        for k, key in keys:
+            handles.nth(k).focus()
+            page.keyboard.press(key)
+            page.wait_for_timeout(150)
+            state = box.evaluate(_STATE_JS)
+            want = "a={} b={} c={}".format(*(s["shown"] for s in state["sliders"]))
+            try:
+                page.wait_for_function(
+                    "([b, t]) => { const r = b.querySelector('.embedlab-readout');"
+                    " const i = b.querySelector('img.embedlab-layer');"
+                    " return r && r.textContent === t && i && i.alt === t && i.complete; }",
+                    arg=[box.element_handle(), want],
+                    timeout=5_000,
+                )
+            except PlaywrightTimeoutError:
+                shown = box.evaluate(
+                    "b => [b.querySelector('.embedlab-readout')?.textContent,"
+                    " b.querySelector('img.embedlab-layer')?.alt]"
+                )
+                raise AssertionError(
+                    f"after {key} on slider {k}, the sliders show {want!r}; readout, frame: {shown}"
+                ) from None
+            seen.add(want)
+    assert len(seen) >= 8, f"too few positions visited to judge: {sorted(seen)}"
+
+
 BREAK_REDRAW = """\
 # Inserted by tests/test_lab.py: sliders still move, the figure never redraws (neither the
 # kernel's redraw nor the browser's links to the pre-rendered frames).

@@ -585,13 +585,6 @@ def test_unframed_widget_sliders_drive_the_kernel_figure_and_readout():
     assert readout.value == '<p class="embedlab-readout">a = 3, b = +0.5 &amp; &lt;ok&gt;</p>'
 
 
-def leaf(tree, positions):
-    """The widget a nested Stack shows when its levels sit at ``positions`` (as the browser's links set them)."""
-    for pos in positions:
-        tree = tree.children[pos]
-    return tree
-
-
 def _img_of(html_widget, cls, kind="webp"):
     """The image bytes of the one ``<img class=cls>`` an HTML widget shows, from its data: URL."""
     found = re.findall(rf'<img class="{cls}" src="data:image/{kind};base64,([A-Za-z0-9+/=]+)"', html_widget.value)
@@ -600,51 +593,38 @@ def _img_of(html_widget, cls, kind="webp"):
 
 
 def test_framed_widget_swaps_prerendered_frames_in_the_browser():
-    """Every value pre-rendered: the layer and readout are nested Stacks of the frames, linked to the sliders."""
+    """Every value pre-rendered: one view holds the background and every frame with its readout, its
+    positions linked to the sliders (the browser picks frame ``sum``, the last control fastest)."""
     w = pytest.importorskip("ipywidgets")
     ex = toy_explorer()
     assert ex.framed
     box = ex.widget()
-    sliders = box.children[:2]
-    figure, readouts = box.children[-2], box.children[-1]
-    background, layer = figure.children
-    assert _img_of(background, "embedlab-background") == ex.background()
-    assert background.layout.margin == layer.layout.margin == "0"  # pixel on pixel: no offset between them
-    assert background.layout.grid_area == layer.layout.grid_area  # one grid cell: the layer lies on the background
-    assert figure.layout.width == f"{ex.css_size[0]}px" and figure.layout.max_width == "100%"
-    # Each Stack of level k follows slider k in the browser: a jslink from its index to the Stack's child.
+    sliders, view = box.children[:2], box.children[2]
+    assert len(box.children) == 3  # the readout is the view's own, changed with the frame
+    assert view.background == ex.background() and view.css_width == ex.css_size[0]
+    assert view.sizes == [len(A_VALUES), len(B_VALUES)]
+    # Each slider's position is the view's p<k>, linked in the browser: a jslink from its index.
     links = {(id(lk.source[0]), lk.source[1], id(lk.target[0]), lk.target[1]) for lk in ex._links}
     assert all(isinstance(lk, w.widget_link.Link) for lk in ex._links)
-
-    def stacks(tree, level):
-        yield tree, level
-        if level + 1 < len(sliders):
-            for child in tree.children:
-                yield from stacks(child, level + 1)
-
-    for tree in (layer, readouts):
-        for stack, level in stacks(tree, 0):
-            assert isinstance(stack, w.Stack) and len(stack.children) == len(ex.controls[level].values)
-            assert (id(sliders[level]), "index", id(stack), "selected_index") in links
-    # Every combination of positions shows the figure and readout of those values.
+    assert links == {(id(sliders[k]), "index", id(view), f"p{k}") for k in range(2)}
+    # Frame i * len(B) + j is the figure and readout at (A[i], B[j]), as the view's module reads it.
+    assert "k * n + model.get(`p${i}`)" in view._esm
     frames = ex.frames()
+    assert view.frames == [f for f, _ in frames] and view.texts == [t for _, t in frames]
     for i, a in enumerate(A_VALUES):
         for j, b in enumerate(B_VALUES):
-            image, text = leaf(layer, (i, j)), leaf(readouts, (i, j))
-            assert (_img_of(image, "embedlab-layer"), text.value) == (
-                frames[i * len(B_VALUES) + j][0],
-                f'<p class="embedlab-readout">{html.escape(f"a = {a}, b = {b:+.1f} & <ok>")}</p>',
-            )
+            frame, text = view.frames[i * len(B_VALUES) + j], view.texts[i * len(B_VALUES) + j]
+            assert text == f"a = {a}, b = {b:+.1f} & <ok>"
             shown = Image.alpha_composite(
-                Image.open(io.BytesIO(ex.background())).convert("RGBA"),
-                Image.open(io.BytesIO(_img_of(image, "embedlab-layer"))).convert("RGBA"),
+                Image.open(io.BytesIO(view.background)).convert("RGBA"),
+                Image.open(io.BytesIO(frame)).convert("RGBA"),
             )
             oracle = toy_explorer(a=a, b=b)
             want = np.asarray(Image.open(io.BytesIO(oracle.png())).convert("RGBA"), dtype=int)
             diff = np.abs(np.asarray(shown, dtype=int) - want)
             assert diff.max() <= 3, f"frame at a={a}, b={b} differs from the figure by {diff.max()} levels"
-    # The Stacks start at the sliders' positions, and the kernel follows a move (values, figure, readout).
-    assert [layer.selected_index, layer.children[1].selected_index] == [1, 2]
+    # The view starts at the sliders' positions, and the kernel follows a move (values, figure, readout).
+    assert [view.p0, view.p1] == [s.index for s in sliders] == [1, 2]
     sliders[1].value = -1.0
     assert ex.values == {"a": 1, "b_": -1.0} and ex.readout == "a = 1, b = -1.0 & <ok>"
     np.testing.assert_array_equal(decode(ex.png()), decode(toy_explorer(a=1, b=-1.0).png()))

@@ -30,6 +30,7 @@ import math
 import numbers
 import os
 import re
+import reprlib
 import string
 from fractions import Fraction
 from typing import Any
@@ -69,6 +70,19 @@ def check_format(fmt: str, name: str) -> None:
                 )
 
 
+def _short_repr_of_containers() -> reprlib.Repr:
+    """reprlib's bounded repr: at most 3 levels of 30 items, so a self-referring or shared nesting of
+    lists (``[x, x]`` thirty times deep) is shown at once, not expanded."""
+    short = reprlib.Repr()
+    short.maxlevel = 3
+    short.maxlist = short.maxtuple = short.maxdict = short.maxset = short.maxfrozenset = 30
+    short.maxstring = short.maxother = short.maxlong = 2 * _REPR_LIMIT
+    return short
+
+
+_SHORT = _short_repr_of_containers()
+
+
 def short_repr(x: Any, limit: int = _REPR_LIMIT) -> str:
     """``repr(x)`` cut to ``limit`` characters, never the whole of a huge input."""
     kind = type(x)  # by type, not isinstance: an object may lie about its class
@@ -84,10 +98,17 @@ def short_repr(x: Any, limit: int = _REPR_LIMIT) -> str:
         return f"<an int of {int.bit_length(x):,} bits>"
     # A subclass of a built-in shown as the value it holds: its own __repr__ never runs (nor misreports it).
     plain = next((base for base in (bool, int, float, complex, str, bytes) if issubclass(kind, base)), None)
-    try:
-        text = plain.__repr__(x) if plain is not None else repr(x)
-    except Exception:  # a broken __repr__ must not turn a clean error into another one
-        text = f"<{type_name(x)}>"
+    containers = (list, tuple, dict, set, frozenset)
+    if kind in containers:  # a few levels and items: never a nested or shared whole
+        text = _SHORT.repr(x)
+    elif issubclass(kind, containers):  # its own __repr__ never runs, nor its own __len__
+        base = next(b for b in containers if issubclass(kind, b))
+        text = f"<{type_name(x)} of {base.__len__(x):,} items>"
+    else:
+        try:
+            text = plain.__repr__(x) if plain is not None else repr(x)
+        except Exception:  # a broken __repr__ must not turn a clean error into another one
+            text = f"<{type_name(x)}>"
     if len(text) > limit:
         text = text[: limit - 3] + "..."
     return text

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
 from . import plots
@@ -90,19 +89,9 @@ def projection_panels(h: Any, E: Any, labels: Sequence[str] = TOKENS, *, axes: A
             )
         fig, axes = plots.new_figure((6.4, 2.6 * nrows), ncols=ncols, nrows=nrows)
     else:
-        given = axes
-        axes = [axes] if isinstance(axes, Axes) else axes
-        if type(axes) is np.ndarray and axes.ndim == 0:  # one Axes held in a 0-d array
-            axes = axes.reshape(1)
-        if type(axes) not in (list, tuple, np.ndarray) or len(axes) > 4096:
-            raise TypeError(
-                f"axes must be a matplotlib Axes or an array of them, one per row of E; got {_describe(given)}"
-            )
-        axes = np.asarray(axes, dtype=object).ravel()
-        if len(axes) < E.shape[0] or not all(isinstance(ax, Axes) and type(ax).name != "3d" for ax in axes):
-            raise ValueError(
-                f"axes must hold a 2-D matplotlib Axes for each of the {E.shape[0]} rows of E, got {_describe(given)}"
-            )
+        axes = plots._axes_array(
+            plots._axes_list(axes, E.shape[0], "axes", f"a matplotlib Axes for each of the {E.shape[0]} rows of E")
+        )  # one per row of E
         fig = axes[0].figure
     axes = np.atleast_1d(axes).ravel()[: E.shape[0]]
     out: dict[str, list] = {"arrows": [], "projections": [], "drops": [], "titles": [], "planes": []}

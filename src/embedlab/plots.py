@@ -128,9 +128,58 @@ def _ax(ax: Axes | None) -> Axes:
         _, ax = new_figure()
     elif not isinstance(ax, Axes):
         raise TypeError(f"ax must be a matplotlib Axes or None, got {_describe(ax)}")
-    elif type(ax).name == "3d":  # its patches and texts take three coordinates
-        raise TypeError("ax must be a 2-D matplotlib Axes or None, got a 3-D Axes")
+    elif _unplottable(ax):
+        raise TypeError(f"ax must be a 2-D matplotlib Axes or None, got {_unplottable(ax)}")
     return ax
+
+
+def _unplottable(ax: Axes) -> str | None:
+    """What kind of Axes the chapter's plots cannot draw on (3-D: patches take three coordinates; a map
+    projection: its limits are fixed), or None."""
+    from matplotlib.projections.geo import GeoAxes
+
+    if type(ax).name == "3d":
+        return "a 3-D Axes"
+    return f"a {type(ax).name} map projection" if isinstance(ax, GeoAxes) else None
+
+
+def _axes_list(axes: Any, n: int, name: str, what: str) -> list[Axes]:
+    """``axes`` (an Axes, or a list, tuple or array of them, nested at most once) as a flat list of ``n``
+    or more 2-D Axes, read without NumPy: a deeply nested or self-referring list is refused at once.
+    ``what`` says what the caller must pass, after "must be" ("2 x 2 matplotlib Axes")."""
+    if isinstance(axes, Axes):
+        flat: list[Any] = [axes]
+    elif isinstance(axes, np.ndarray):
+        if axes.dtype != object or axes.size > MAX_AXES:
+            raise TypeError(f"{name} must be {what} (at most {MAX_AXES}), got {_describe(axes)}")
+        flat = list(axes.flat)
+    elif type(axes) in (list, tuple) and len(axes) <= MAX_AXES:
+        flat = []
+        for item in axes:  # a row of a grid: one level, read by len, never by NumPy
+            if type(item) in (list, tuple) and len(item) <= MAX_AXES:
+                flat.extend(item)
+            elif type(item) is np.ndarray and item.dtype == object and item.size <= MAX_AXES:
+                flat.extend(item.flat)
+            else:
+                flat.append(item)
+            if len(flat) > MAX_AXES:
+                break
+    else:
+        raise TypeError(f"{name} must be {what} (at most {MAX_AXES}), got {_describe(axes)}")
+    if not n <= len(flat) <= MAX_AXES or not all(isinstance(ax, Axes) for ax in flat):
+        raise ValueError(f"{name} must be {what}, got {_describe(axes)}")
+    for ax in flat:
+        if _unplottable(ax):
+            raise TypeError(f"{name} must be {what}, 2-D, got {_unplottable(ax)} among them")
+    return flat
+
+
+def _axes_array(axes: list[Axes]) -> np.ndarray:
+    """A flat object array of Axes (filled item by item: NumPy never looks inside them)."""
+    out = np.empty(len(axes), dtype=object)
+    for i, ax in enumerate(axes):
+        out[i] = ax
+    return out
 
 
 def signed2(value: float) -> str:

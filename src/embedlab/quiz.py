@@ -153,6 +153,8 @@ def _finite(x: Any, name: str) -> float:
     except OverflowError:
         raise ValueError(f"{name} must be a finite number of float size, got {short_repr(x)}") from None
     if not math.isfinite(value):
+        if math.isinf(value) and not x == value:  # a finite longdouble beyond float64's range
+            raise ValueError(f"{name} must be a finite number of float size, got {short_repr(x)}")
         raise ValueError(f"{name} must be a finite number, got {short_repr(value)}")
     return value
 

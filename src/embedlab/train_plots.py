@@ -420,16 +420,11 @@ def gap_plot(sweep: Sweep, axes: Any = None) -> dict[tuple[str, bool, int], Any]
     spec = sweep.spec
     if axes is None:
         _, axes = new_figure((6.4, 5.6), ncols=len(spec.hidden), nrows=2)
-    try:
-        if not isinstance(axes, (list, tuple, np.ndarray)) or np.size(axes) != 2 * len(spec.hidden):
-            raise TypeError(f"axes must be 2 x {len(spec.hidden)} matplotlib Axes, got {short_repr(axes)}")
-        axes = np.asarray(axes, dtype=object)
-    except ValueError:  # ragged nested lists
-        raise TypeError(f"axes must be 2 x {len(spec.hidden)} matplotlib Axes, got a ragged sequence") from None
-    if axes.size != 2 * len(spec.hidden) or not all(isinstance(a, Axes) for a in axes.flat):
-        raise ValueError(f"axes must be 2 x {len(spec.hidden)} matplotlib Axes, got {axes.size} items")
-    if any(type(a).name == "3d" for a in axes.flat):  # as plots refuse a 3-D Axes
-        raise TypeError(f"axes must be 2 x {len(spec.hidden)} two-dimensional Axes, got a 3-D Axes among them")
+    grid = f"2 x {len(spec.hidden)} matplotlib Axes"
+    flat = plots._axes_list(axes, 2 * len(spec.hidden), "axes", grid)
+    if len(flat) != 2 * len(spec.hidden):
+        raise ValueError(f"axes must be {grid}, got {len(flat)}")
+    axes = plots._axes_array(flat)
     axes = axes.reshape(2, len(spec.hidden))
     widths = spec.widths
     palette = (ORANGE, BLUE, GREEN, PURPLE, VERMILLION, SKY, BLACK)
@@ -514,8 +509,9 @@ def geometry_panels(res: CompareResult, seed_index: int = 0, fig: Any = None) ->
         fig, _ = new_figure((6.4, 3.6), ncols=3)
     elif not isinstance(fig, Figure) or len(fig.axes) != 3:
         raise ValueError(f"fig must be a matplotlib Figure with 3 axes or None, got {type_name(fig)}")
-    elif any(type(ax).name == "3d" for ax in fig.axes):  # as plots refuse a 3-D Axes
-        raise TypeError("fig must hold 3 two-dimensional Axes, got a 3-D Axes among them")
+    elif any(plots._unplottable(ax) for ax in fig.axes):  # as every plot refuses them
+        what = next(plots._unplottable(ax) for ax in fig.axes if plots._unplottable(ax))
+        raise TypeError(f"fig must hold 3 two-dimensional Axes, got {what} among them")
     res._tied_and_untied()
     tied, untied = res.runs["tied"][seed_index], res.runs["untied"][seed_index]
     mats = {

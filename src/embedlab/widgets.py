@@ -5,10 +5,11 @@ An :class:`Explorer` wraps a kept matplotlib figure and a few :class:`Control` s
 
 * the live ipywidgets view; JupyterLab ranks it first, so the learner sees only this. When every
   combination of values is pre-rendered (:attr:`Explorer.framed`), the browser itself swaps the
-  frames on each move, over the background sent once (nested ``Stack`` s linked to the sliders
-  with ``jslink``): no move waits for the kernel, and a drag shows the latest position, never a
-  backlog. Otherwise the kernel redraws only the moving artists of a kept figure and sends a PNG
-  whose unchanged bands are reused, and ipywidgets keeps at most one update in flight per slider;
+  frames on each move, over the background sent once (an anywidget view whose positions are
+  linked to the sliders with ``jslink``, every frame decoded once and kept): no move waits for
+  the kernel, and a drag shows the latest position, never a backlog. Otherwise the kernel redraws
+  only the moving artists of a kept figure and sends a PNG whose unchanged bands are reused, and
+  ipywidgets keeps at most one update in flight per slider;
 * ``text/html``: the same figure pre-rendered at every combination of the controls' static
   values, with ``<input type=range>`` controls that swap frames through an inline handler, so
   the book stays interactive without a kernel (no ids, no ``<script>``). The part of the figure
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import base64
 import datetime
+import functools
 import html
 import inspect
 import io
@@ -227,8 +229,8 @@ class Control:
         clash = _numpy_equal_pair(self.values)
         if clash is not None:  # a slider (ipywidgets) finds a value by ==: it would pick the first of the two
             raise ValueError(
-                f"values of control {self.name!r} must be told apart by ==, but NumPy calls {short_repr(clash[0])} "
-                f"and {short_repr(clash[1])} equal"
+                f"values of control {self.name!r} must be told apart by ==, but NumPy's == cannot tell "
+                f"{short_repr(clash[0])} from {short_repr(clash[1])} (it calls them equal, or overflows)"
             )
         # Each number by its exact value: NumPy's own == would round a listed number to its dtype first.
         numbers_at, others_at = {}, {}
@@ -236,8 +238,18 @@ class Control:
             key = exact_key(v)
             if key is not None:
                 numbers_at[(_kind(v), key)] = i
-            else:
+                continue
+            try:
                 others_at[v] = i  # hashable and distinct, as checked above
+            except Exception:  # a __hash__ or __eq__ that failed only now
+                raise TypeError(
+                    f"values of control {self.name!r} must be hashable plain values, got {short_repr(v)}"
+                ) from None
+        if len(others_at) + len(numbers_at) != len(self.values):  # a hash that changed between two calls
+            raise ValueError(
+                f"values of control {self.name!r} must keep their hash: two of them fell together, "
+                f"{short_repr(self.values, 80)}"
+            )
         object.__setattr__(self, "_numbers_at", numbers_at)
         object.__setattr__(self, "_others_at", others_at)
         object.__setattr__(self, "value", _plain(self.value, f"value of control {self.name!r}"))
@@ -369,7 +381,13 @@ class Control:
     def static_values(self) -> tuple[Any, ...]:
         n = len(self.values)
         keep = set(range(0, n, self.static_every)) | {n - 1}  # ends always included
-        keep.add(self._position(self.value))  # the starting value always has a frame
+        at = self._position(self.value)
+        if at is None:  # a value changed (its hash or ==) since the control was made
+            raise ValueError(
+                f"value of control {self.name!r} is no longer found among its values: "
+                "a value changed after the control was made"
+            )
+        keep.add(at)  # the starting value always has a frame
         return tuple(self.values[i] for i in sorted(keep))
 
 
@@ -578,6 +596,81 @@ class BandedPNG:
         parts.append(zlib.compressobj(1, zlib.DEFLATED, -15).flush())  # an empty final block
         parts.append(struct.pack(">I", adler))
         return self._head + _png_chunk(b"IDAT", b"".join(parts)) + self._tail
+
+
+# The live view of a framed explorer (an anywidget module). Every frame is sent once, as binary, and decoded
+# once into an image the page keeps; a move (a slider's position, linked in the page) puts in a new <img> of
+# the frame at the positions, which the browser draws in the next frame from the picture it already holds,
+# and sets the readout in the same frame. A picture not yet decoded is put in once it is (the old one stays
+# meanwhile): the axes never show empty. New elements, not a new src on one, so that each showing is a
+# first paint the browser's Element Timing reports (the JupyterLab test measures with it).
+_FRAMED_ESM = """
+function render({ model, el }) {
+  const sizes = model.get("sizes"), texts = model.get("texts");
+  const url = (bytes) => URL.createObjectURL(new Blob([bytes], { type: "image/webp" }));
+  const urls = model.get("frames").map(url), ground = url(model.get("background"));
+  const held = urls.map((u) => { const i = new Image(); i.src = u; i.decode().catch(() => {}); return i; });
+  const picture = (cls, src, alt) => {
+    const i = document.createElement("img");
+    i.className = cls; i.src = src; i.alt = alt;
+    i.style.cssText = "grid-area:1/1/2/2;display:block;width:100%;height:auto;margin:0";
+    return i;
+  };
+  const figure = document.createElement("div");
+  figure.className = "embedlab-figure";
+  figure.style.cssText = "display:grid;grid-template-columns:100%;max-width:100%;margin:2px;contain:layout paint";
+  figure.style.width = `${model.get("css_width")}px`;  // its CSS size, half its pixels: sharp at 2x
+  figure.append(picture("embedlab-background", ground, ""));
+  const readout = document.createElement("p");
+  readout.className = "embedlab-readout";
+  const at = () => sizes.reduce((k, n, i) => k * n + model.get(`p${i}`), 0);  // the last control fastest
+  let layer = null, wanted = -1;
+  const show = () => {
+    const k = at(), next = picture("embedlab-layer", urls[k], texts[k]);
+    wanted = k;
+    const swap = () => {
+      if (wanted !== k) return;  // a later move came first
+      if (layer) layer.replaceWith(next); else figure.append(next);
+      layer = next;
+      readout.textContent = texts[k];
+    };
+    if (next.complete) swap(); else next.decode().then(swap, swap);
+  };
+  readout.textContent = texts[at()];
+  el.append(figure, readout);
+  show();
+  sizes.forEach((_, i) => model.on(`change:p${i}`, show));
+  return () => { held.length = 0; urls.forEach((u) => URL.revokeObjectURL(u)); URL.revokeObjectURL(ground); };
+}
+export default { render };
+"""
+
+
+@functools.cache
+def _framed_view_class() -> type:
+    """:class:`FramedView`'s class, made on first use (anywidget and traitlets are imported only for a live view).
+
+    Its state: the frames (lossless WebP, sent as binary) and their readouts, the background, the number
+    of values of each control, the CSS width, and ``p0`` ... ``p7``, the controls' positions.
+    """
+    import anywidget
+    import traitlets
+
+    def synced(trait: Any) -> Any:
+        return trait.tag(sync=True)
+
+    attributes = {
+        "__doc__": "The browser side of a framed explorer: pre-rendered frames swapped by slider positions.",
+        "__module__": __name__,
+        "_esm": _FRAMED_ESM,
+        "frames": synced(traitlets.List(traitlets.Bytes())),
+        "texts": synced(traitlets.List(traitlets.Unicode())),
+        "background": synced(traitlets.Bytes()),
+        "sizes": synced(traitlets.List(traitlets.Int())),
+        "css_width": synced(traitlets.Int()),
+        **{f"p{i}": synced(traitlets.Int(0)) for i in range(MAX_CONTROLS)},
+    }
+    return type("FramedView", (anywidget.AnyWidget,), attributes)
 
 
 # Inline handler of the static explorer: mixed-radix index of the controls' positions selects a frame.
@@ -909,13 +1002,13 @@ class Explorer:
     def widget(self) -> Any:
         """The ipywidgets view: one slider per control above the figure and its readout.
 
-        When the explorer is :attr:`framed`, the figure is the background (sent once) under the
-        moving layer, and the layer and readout are nested ``Stack`` s of the pre-rendered frames,
-        each linked in the browser (``jslink``) to its slider: a key press or a drag shows the
-        frame for the slider's latest position at once, and no move waits for the kernel (which
-        still follows: :attr:`values` and :attr:`readout` are the slider's at once, and the kept
-        figure is drawn at them when it is next read, so no redraw takes CPU from the browser's
-        paint). Otherwise each
+        When the explorer is :attr:`framed`, the figure and readout are one anywidget view holding
+        the background and every pre-rendered frame (sent once, as binary, and decoded once in the
+        page), whose positions are linked in the browser (``jslink``) to the sliders: a key press or
+        a drag shows the frame for the sliders' latest positions in the next frame the browser
+        paints, and no move waits for the kernel (which still follows: :attr:`values` and
+        :attr:`readout` are the slider's at once, and the kept figure is drawn at them when it is
+        next read, so no redraw takes CPU from the browser's paint). Otherwise each
         move redraws the kept figure in the kernel and sends it as a PNG whose unchanged bands
         are reused (:class:`BandedPNG`); ipywidgets keeps at most one message in flight per
         slider, so a drag never builds a backlog. Every picture is an ``<img>`` with a data: URL,
@@ -944,8 +1037,9 @@ class Explorer:
         # sharp; a narrower output area shrinks it.
         css_w, _ = self.css_size
         if self.framed:
-            figure, readout = self._framed_view(w, sliders, css_w)
+            figure = self._framed_view(w, sliders, css_w)  # its readout within it, changed in the same frame
             self._image = self._readout_widget = None  # nothing for the kernel to send on a move
+            parts = [*sliders, figure]
         else:
             picture, text = self._live_html(self.readout)
             # as wide as the sliders, with their margin
@@ -954,50 +1048,26 @@ class Explorer:
             )
             readout = w.HTML(value=text)
             self._image, self._readout_widget = figure, readout
+            parts = [*sliders, figure, readout]
         self._sliders = sliders
-        self._widget = w.VBox([*sliders, figure, readout], layout=w.Layout(width="100%"))
+        self._widget = w.VBox(parts, layout=w.Layout(width="100%"))
         return self._widget
 
-    def _framed_view(self, w: Any, sliders: list[Any], css_w: int) -> tuple[Any, Any]:
-        """The background under nested Stacks of frames, and nested Stacks of readouts, linked to the sliders."""
-        sizes = [len(c.values) for c in self.controls]
-        at = [c._position(self.values[c.name]) for c in self.controls]
-        self._links: list[Any] = []
-        # Each picture is an <img> with a data: URL, not an Image widget: a Stack builds a new view of its
-        # selected child on every move, and a browser shows an image from a data: URL in the frame it is
-        # inserted, where an Image widget's new blob: URL loads a frame or two later and the axes would
-        # show empty meanwhile. Background and layers sit in one grid cell, with no margins, pixel on pixel.
-        flush = {"margin": "0", "padding": "0", "width": "100%"}
-        background = w.HTML(
-            value=_img_html(self.background(), "embedlab-background", ""),
-            layout=w.Layout(grid_area="1 / 1 / 2 / 2", **flush),
+    def _framed_view(self, w: Any, sliders: list[Any], css_w: int) -> Any:
+        """The figure and readout of a framed view (:class:`FramedView`), each position linked to its slider."""
+        frames = self.frames()
+        positions = {f"p{i}": c._position(self.values[c.name]) for i, c in enumerate(self.controls)}
+        view = _framed_view_class()(
+            frames=[frame for frame, _ in frames],
+            texts=[text for _, text in frames],
+            background=self.background(),
+            sizes=[len(c.values) for c in self.controls],
+            css_width=css_w,
+            **positions,
         )
-        layers, readouts = [], []
-        for frame, text in self.frames():
-            layers.append(w.HTML(value=_img_html(frame, "embedlab-layer", text), layout=w.Layout(**flush)))
-            readouts.append(w.HTML(value=_readout_html(text)))
-
-        def stacks(leaves: list[Any], level: int, first: int) -> Any:
-            """The Stack of control ``level`` over the leaves from ``first`` (the last control varies fastest)."""
-            step = math.prod(sizes[level + 1 :])
-            if level == len(sizes) - 1:
-                children = leaves[first : first + sizes[level]]
-            else:
-                children = [stacks(leaves, level + 1, first + i * step) for i in range(sizes[level])]
-            stack = w.Stack(children, selected_index=at[level], layout=w.Layout(**flush))
-            # The browser swaps the frame, not the kernel: the slider's position is the Stack's child.
-            self._links.append(w.jslink((sliders[level], "index"), (stack, "selected_index")))
-            return stack
-
-        layer = stacks(layers, 0, 0)
-        layer.layout.grid_area = "1 / 1 / 2 / 2"  # the same grid cell as the background, on top of it
-        figure = w.GridBox(
-            [background, layer],
-            # ipywidgets' own 2 px margin, as the sliders and readout have: the figure lines up with them
-            layout=w.Layout(width=f"{css_w}px", max_width="100%", grid_template_columns="100%", margin="2px"),
-        )
-        figure.add_class("embedlab-figure")
-        return figure, stacks(readouts, 0, 0)
+        # The browser shows the frame, not the kernel: each slider's position is the view's, linked in the page.
+        self._links: list[Any] = [w.jslink((s, "index"), (view, f"p{i}")) for i, s in enumerate(sliders)]
+        return view
 
     def _on_change(self, name: str) -> Callable[[dict[str, Any]], None]:
         def handler(change: dict[str, Any]) -> None:
@@ -1147,7 +1217,9 @@ def _unequal_pair(others: list[Any], values: tuple[Any, ...]) -> tuple[Any, Any,
                         if type(same) in (bool, np.bool_) and not same:
                             continue
                         what = "True" if type(same) in (bool, np.bool_) else f"a {type_name(same)}"
-                    except Exception as exc:
+                    except (KeyboardInterrupt, SystemExit):  # the reader's own stop: theirs
+                        raise
+                    except BaseException as exc:  # GeneratorExit, or a BaseException of the caller's own
                         what = type_name(exc)
                     return x, y, what
     return None
@@ -1218,9 +1290,13 @@ def _numpy_equal_pair(values: tuple[Any, ...]) -> tuple[Any, Any] | None:
                 warnings.simplefilter("ignore")  # a complex cast to a real dtype, say: not a clash
                 try:
                     rounded = kind(x)  # how NumPy's == reads x beside a value of this kind
-                except (OverflowError, TypeError, ValueError):
+                except OverflowError:  # NumPy's == raises too (an int beyond float64 beside a float64)
+                    return next(iter(listed.values())), x
+                except (TypeError, ValueError):
                     continue
             key = exact_key(rounded)
+            if key is None and type(x) in (int, float):  # beyond the kind's range: NumPy's == warns, overflowing
+                return next(iter(listed.values())), x
             if key in listed and key != exact_key(x):
                 return listed[key], x
     return None
