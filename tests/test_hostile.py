@@ -15,6 +15,7 @@ mixes valid arguments with exactly one hostile one, so the error must name that 
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import copy
 import dataclasses
@@ -45,6 +46,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import matplotlib.axes as matplotlib_axes_mod
 import matplotlib.pyplot as plt_mod
 import numpy as np
 import pytest
@@ -5250,3 +5252,129 @@ def test_hostile_pass_49_map_projections_refused_by_name(draw, projection):
 def test_hostile_pass_49_longdouble_beyond_float64_answer_named():
     with pytest.raises(ValueError, match="answer must be a finite number of float size"):
         embedlab.quiz.grade_number("1", np.longdouble("1e4000"), abs_tol=0.1)
+
+
+# ---------------------------------------------------------------- hostile pass 50
+def _shared_nesting(levels: int = 40) -> list:
+    x: list = []
+    for _ in range(levels):
+        x = [x, x]  # 2**40 leaves, from 40 lists: a full repr never ends
+    return x
+
+
+def _raise_zero_division(self: Any) -> str:
+    raise ZeroDivisionError
+
+
+_FakeInt = type("int", (), {"__repr__": _raise_zero_division})  # named "int": reprlib took it for the built-in
+
+
+class _ReprRaisesBase:
+    def __repr__(self) -> str:
+        raise _OwnBaseError
+
+
+class _SubList(list):
+    pass
+
+
+def _object_array_holding(x: Any) -> np.ndarray:
+    out = np.empty(1, dtype=object)
+    out[0] = x
+    return out
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        [10**5000],  # an int past Python's 4,300-digit repr limit, inside a list
+        {"a": 10**5000},
+        (frozenset({10**5000}),),
+        [_FakeInt()],
+        [_ReprRaisesBase()],
+        collections.deque([_shared_nesting()]),
+        types_mod.SimpleNamespace(a=_shared_nesting()),
+        [_SubList(_shared_nesting())],
+        [collections.OrderedDict(a=_shared_nesting())],
+        [_object_array_holding(_shared_nesting())],
+        [b"\0" * 200_000_000],
+    ],
+    ids=[
+        "huge-int", "huge-int-dict", "huge-int-frozenset", "named-int", "repr-base-exception", "deque",
+        "namespace", "list-subclass", "ordered-dict", "object-array", "big-bytes",
+    ],
+)  # fmt: skip
+def test_hostile_pass_50_messages_show_odd_containers_at_once(odd):
+    """Every message shows what arrived in a few levels and items: no hang, no repr of the whole, no
+    other exception type, however the containers nest or their items' reprs behave."""
+    tracemalloc.start()
+    try:
+        with pytest.raises(TypeError, match=r"^vocab_size must be"):
+            embedlab.budget.param_count(odd, 2, tied=True)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * 2**20, f"{peak / 2**20:.0f} MiB allocated to describe the input"
+
+
+def test_hostile_pass_50_control_and_quiz_describe_huge_ints_in_lists():
+    with pytest.raises((TypeError, ValueError), match="control 'a'"):
+        Control("a", "a", (1, (10**5000,)))
+    with pytest.raises(TypeError, match=r"^x must be a finite number, got \[<an int of 16,610 bits>\]$"):
+        embedlab.quiz.within([10**5000], 0.0, 0.1)
+
+
+class _PosingAsAxes:
+    @property
+    def __class__(self) -> type:
+        return matplotlib_axes_mod.Axes
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda fake: plots_mod.curve([0, 1], [0, 1], ax=fake),
+        lambda fake: figures_mod.projection_panels([0.5, 0.2, -0.3], embedlab.E_TOY, axes=[fake] * 4),
+        lambda fake: figures_mod.projection_panels([0.5, 0.2, -0.3], embedlab.E_TOY, axes=[[fake, fake]] * 2),
+    ],
+    ids=["curve", "projection_panels", "projection_panels-grid"],
+)
+def test_hostile_pass_50_object_posing_as_axes_refused(draw):
+    with pytest.raises((TypeError, ValueError), match=r"^axe?s? must be"):
+        draw(_PosingAsAxes())
+
+
+def _log_axes(x: str = "linear", y: str = "log") -> Any:
+    ax = plt_mod.figure().add_subplot()
+    ax.set_xscale(x)
+    ax.set_yscale(y)
+    return ax
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda: figures_mod.embedding_shares(ax=_log_axes()),
+        lambda: plots_mod.heatmap(np.eye(3), ax=_log_axes()),
+        lambda: figures_mod.alignment_arrows([1.0, 0.0], {"a": [0.0, 1.0]}, ax=_log_axes("log", "log")),
+        lambda: plots_mod.arrows(np.array([[1.0, 0.0], [-1.0, 1.0]]), ax=_log_axes("log", "linear")),
+    ],
+    ids=["embedding_shares", "heatmap", "alignment_arrows", "arrows"],
+)
+def test_hostile_pass_50_log_scaled_axes_refused_without_warning(draw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(TypeError, match="scales \\(set a log scale after drawing\\)"):
+            draw()
+    plt_mod.close("all")
+
+
+def test_hostile_pass_50_claims_refuse_shared_nesting_at_once_and_bools_in_lists():
+    shared = [0.5] * 200
+    for _ in range(3):
+        shared = [shared] * 200  # 1.6 billion values, from a few KB of lists
+    with pytest.raises(ValueError, match=r"^draft must hold at most 10,000 values"):
+        embedlab.claims.check("x", shared, 1.0, 0)
+    for draft, computed in (([True, 2.0], [1.0, 2.0]), ([np.bool_(True), 2.0], [1.0, 2.0]), ([1.0, 2.0], [True, 2.0])):
+        with pytest.raises(TypeError, match=r"must be a number or an array of numbers, got (np\.)?True_? among them"):
+            embedlab.claims.check("x", draft, computed, 0)

@@ -30,7 +30,6 @@ import math
 import numbers
 import os
 import re
-import reprlib
 import string
 from fractions import Fraction
 from typing import Any
@@ -70,48 +69,93 @@ def check_format(fmt: str, name: str) -> None:
                 )
 
 
-def _short_repr_of_containers() -> reprlib.Repr:
-    """reprlib's bounded repr: at most 3 levels of 30 items, so a self-referring or shared nesting of
-    lists (``[x, x]`` thirty times deep) is shown at once, not expanded."""
-    short = reprlib.Repr()
-    short.maxlevel = 3
-    short.maxlist = short.maxtuple = short.maxdict = short.maxset = short.maxfrozenset = 30
-    short.maxstring = short.maxother = short.maxlong = 2 * _REPR_LIMIT
-    return short
+#: Built-in containers shown a few levels and items deep (never their whole, which may be nested or shared).
+_CONTAINERS = (list, tuple, dict, set, frozenset)
+_SHOWN_ITEMS, _SHOWN_LEVELS = 30, 3
 
 
-_SHORT = _short_repr_of_containers()
+def _safe_repr_types() -> frozenset[type]:
+    """Types whose repr is short and runs no caller's code: shown as repr gives them."""
+    import datetime
+    import decimal
+    import fractions
+
+    numpy_scalars = {np.dtype(c).type for c in np.typecodes["All"] if c != "O"}
+    stdlib = {fractions.Fraction, decimal.Decimal, type(None), type(...), range, slice}
+    stdlib |= {datetime.date, datetime.datetime, datetime.time, datetime.timedelta, datetime.timezone}
+    return frozenset(numpy_scalars | stdlib)
+
+
+_SAFE_REPR = _safe_repr_types()
 
 
 def short_repr(x: Any, limit: int = _REPR_LIMIT) -> str:
-    """``repr(x)`` cut to ``limit`` characters, never the whole of a huge input."""
+    """``repr(x)`` cut to ``limit`` characters, never the whole of a huge input.
+
+    Built-in containers are shown at most three levels and thirty items deep, so a self-referring
+    or shared nesting is shown at once; an object of a container's subclass or of an unknown
+    container type, by its class; a caller's object whose repr fails, by its class too.
+    """
+    text = _bounded_repr(x, limit, _SHOWN_LEVELS)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _bounded_repr(x: Any, room: int, levels: int) -> str:
+    """The repr of ``x``, or of its first items and levels: about ``room`` characters are needed."""
     kind = type(x)  # by type, not isinstance: an object may lie about its class
     if issubclass(kind, np.ndarray):
         return (
             f"array(dtype={np.ndarray.__dict__['dtype'].__get__(x)}, shape={np.ndarray.__dict__['shape'].__get__(x)})"
         )
-    if issubclass(kind, (str, bytes)) and (str.__len__(x) if issubclass(kind, str) else bytes.__len__(x)) > 4 * limit:
-        x = (str if issubclass(kind, str) else bytes).__getitem__(x, slice(0, 2 * limit))  # cut before quoting
-    if (
-        issubclass(kind, int) and int.bit_length(x) > 4 * limit
-    ):  # repr of a huge int is slow, or refused past 4300 digits
-        return f"<an int of {int.bit_length(x):,} bits>"
+    if kind in _CONTAINERS:
+        return _container_repr(x, room, levels)
+    if issubclass(kind, _CONTAINERS):  # its own __repr__ never runs, nor its own __len__
+        base = next(b for b in _CONTAINERS if issubclass(kind, b))
+        return f"<{type_name(x)} of {base.__len__(x):,} items>"
+    if issubclass(kind, (str, bytes)) and (str.__len__(x) if issubclass(kind, str) else bytes.__len__(x)) > 4 * room:
+        x = (str if issubclass(kind, str) else bytes).__getitem__(x, slice(0, 2 * room))  # cut before quoting
+    if issubclass(kind, int) and int.bit_length(x) > 4 * max(room, _REPR_LIMIT):
+        return f"<an int of {int.bit_length(x):,} bits>"  # repr of a huge int is slow, or refused past 4300 digits
     # A subclass of a built-in shown as the value it holds: its own __repr__ never runs (nor misreports it).
     plain = next((base for base in (bool, int, float, complex, str, bytes) if issubclass(kind, base)), None)
-    containers = (list, tuple, dict, set, frozenset)
-    if kind in containers:  # a few levels and items: never a nested or shared whole
-        text = _SHORT.repr(x)
-    elif issubclass(kind, containers):  # its own __repr__ never runs, nor its own __len__
-        base = next(b for b in containers if issubclass(kind, b))
-        text = f"<{type_name(x)} of {base.__len__(x):,} items>"
-    else:
-        try:
-            text = plain.__repr__(x) if plain is not None else repr(x)
-        except Exception:  # a broken __repr__ must not turn a clean error into another one
-            text = f"<{type_name(x)}>"
-    if len(text) > limit:
-        text = text[: limit - 3] + "..."
-    return text
+    if plain is None and kind not in _SAFE_REPR and kind.__module__ in ("collections", "types", "array", "queue"):
+        return f"<{type_name(x)}>"  # a standard container (deque, SimpleNamespace): its repr shows every item
+    try:
+        return plain.__repr__(x) if plain is not None else repr(x)
+    except (KeyboardInterrupt, SystemExit):  # the reader's own stop
+        raise
+    except BaseException:  # a broken __repr__ must not turn a clean error into another one
+        return f"<{type_name(x)}>"
+
+
+def _container_repr(x: Any, room: int, levels: int) -> str:
+    """A built-in list, tuple, dict, set or frozenset, its first items to ``levels`` levels."""
+    kind = type(x)
+    empty = {list: "[]", tuple: "()", dict: "{}", set: "set()", frozenset: "frozenset()"}[kind]
+    if not kind.__len__(x):
+        return empty
+    if levels == 0:
+        return empty[:-1].replace("()", "(") + "...)" if kind in (set, frozenset) else empty[0] + "..." + empty[-1]
+    parts: list[str] = []
+    used = 0
+    items = dict.items(x) if kind is dict else kind.__iter__(x)
+    for i, item in enumerate(items):
+        if i == _SHOWN_ITEMS or used > room:
+            parts.append("...")
+            break
+        if kind is dict:
+            key, value = item
+            part = f"{_bounded_repr(key, room - used, levels - 1)}: {_bounded_repr(value, room - used, levels - 1)}"
+        else:
+            part = _bounded_repr(item, room - used, levels - 1)
+        parts.append(part)
+        used += len(part) + 2
+    body = ", ".join(parts)
+    if kind is tuple and len(parts) == 1 and parts[0] != "...":
+        body += ","
+    opening, closing = {list: "[]", tuple: "()", dict: "{}", set: "{}", frozenset: "{}"}[kind]
+    text = opening + body + closing
+    return f"frozenset({text})" if kind is frozenset else text
 
 
 def _describe(x: Any) -> str:

@@ -126,7 +126,7 @@ def figure_and_ax(ax: Axes | None, figsize: tuple[float, float]) -> tuple[Figure
 def _ax(ax: Axes | None) -> Axes:
     if ax is None:
         _, ax = new_figure()
-    elif not isinstance(ax, Axes):
+    elif not issubclass(type(ax), Axes):  # by its type: an object may lie about its class
         raise TypeError(f"ax must be a matplotlib Axes or None, got {_describe(ax)}")
     elif _unplottable(ax):
         raise TypeError(f"ax must be a 2-D matplotlib Axes or None, got {_unplottable(ax)}")
@@ -140,14 +140,19 @@ def _unplottable(ax: Axes) -> str | None:
 
     if type(ax).name == "3d":
         return "a 3-D Axes"
-    return f"a {type(ax).name} map projection" if isinstance(ax, GeoAxes) else None
+    if isinstance(ax, GeoAxes):
+        return f"a {type(ax).name} map projection"
+    scales = (ax.get_xscale(), ax.get_yscale())
+    if scales != ("linear", "linear"):  # limits through 0 and negative data: a log scale would warn
+        return f"an Axes of {'/'.join(scales)} scales (set a log scale after drawing)"
+    return None
 
 
 def _axes_list(axes: Any, n: int, name: str, what: str) -> list[Axes]:
     """``axes`` (an Axes, or a list, tuple or array of them, nested at most once) as a flat list of ``n``
     or more 2-D Axes, read without NumPy: a deeply nested or self-referring list is refused at once.
     ``what`` says what the caller must pass, after "must be" ("2 x 2 matplotlib Axes")."""
-    if isinstance(axes, Axes):
+    if issubclass(type(axes), Axes):
         flat: list[Any] = [axes]
     elif isinstance(axes, np.ndarray):
         if axes.dtype != object or axes.size > MAX_AXES:
@@ -166,7 +171,7 @@ def _axes_list(axes: Any, n: int, name: str, what: str) -> list[Axes]:
                 break
     else:
         raise TypeError(f"{name} must be {what} (at most {MAX_AXES}), got {_describe(axes)}")
-    if not n <= len(flat) <= MAX_AXES or not all(isinstance(ax, Axes) for ax in flat):
+    if not n <= len(flat) <= MAX_AXES or not all(issubclass(type(ax), Axes) for ax in flat):
         raise ValueError(f"{name} must be {what}, got {_describe(axes)}")
     for ax in flat:
         if _unplottable(ax):
