@@ -88,9 +88,21 @@ _STATE_JS = """(box) => ({
   })),
 })"""
 
-# SHA-256 of the picture itself: a new src alone (a blob: or data: URL) does not prove a new figure.
+# SHA-256 of the picture itself: a new src alone (a blob: or data: URL) does not prove a new figure. A
+# data: URL holds its bytes; a pre-rendered frame's blob: URL is read as the pixels the page decoded
+# (fetching it made the page decode the frame again on its next showing, a delay no reader would meet).
 _PICTURE_HASH_JS = """async (img) => {
-  const bytes = await (await fetch(img.src)).arrayBuffer();
+  let bytes;
+  if (img.src.startsWith('blob:')) {
+    const canvas = document.createElement('canvas');
+    canvas.width = img.naturalWidth;
+    canvas.height = img.naturalHeight;
+    const context = canvas.getContext('2d');
+    context.drawImage(img, 0, 0);
+    bytes = context.getImageData(0, 0, canvas.width, canvas.height).data;
+  } else {
+    bytes = await (await fetch(img.src)).arrayBuffer();
+  }
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
   return [...digest].map(b => b.toString(16).padStart(2, '0')).join('');
 }"""
