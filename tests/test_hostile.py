@@ -5378,3 +5378,147 @@ def test_hostile_pass_50_claims_refuse_shared_nesting_at_once_and_bools_in_lists
     for draft, computed in (([True, 2.0], [1.0, 2.0]), ([np.bool_(True), 2.0], [1.0, 2.0]), ([1.0, 2.0], [True, 2.0])):
         with pytest.raises(TypeError, match=r"must be a number or an array of numbers, got (np\.)?True_? among them"):
             embedlab.claims.check("x", draft, computed, 0)
+
+
+# ---------------------------------------------------------------- hostile pass 51
+class _GrowsOnRepr:
+    """Its repr adds a key to the dict that holds it."""
+
+    def __init__(self, owner: dict) -> None:
+        self.owner = owner
+
+    def __repr__(self) -> str:
+        self.owner[object()] = 1
+        return "k"
+
+
+def _dict_growing_on_repr() -> dict:
+    d: dict = {}
+    d[_GrowsOnRepr(d)] = 1
+    return d
+
+
+class _ModuleComparesBadly:
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("module ==")
+
+    __hash__ = object.__hash__
+
+
+def _odd_module_object() -> Any:
+    """An object whose class's __module__ is no str, and compares by raising."""
+    kind = type("OddModule", (), {})
+    kind.__module__ = _ModuleComparesBadly()
+    return kind()
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        bytearray(4 * 10**8),  # kinds whose repr holds their whole content: never called
+        decimal.Decimal("1" * 10**7),
+        _dict_growing_on_repr(),
+        _odd_module_object(),
+    ],
+    ids=["bytearray", "decimal", "dict-growing", "odd-module"],
+)
+def test_hostile_pass_51_messages_never_repr_what_may_be_whole(odd):
+    """Described at once, by class or a few items, whatever the input holds or does when shown."""
+    tracemalloc.start()
+    try:
+        with pytest.raises(TypeError, match=r"^x must be a finite number"):
+            embedlab.quiz.within(odd, 0.0, 0.1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 * 2**20, f"{peak / 2**20:.1f} MiB allocated to describe the input"
+
+
+@pytest.mark.parametrize(
+    "odd",
+    ["slice(x)", "ValueError(x)", "{0: x}.values()"],
+    ids=["slice", "exception", "dict-keys"],
+)
+def test_hostile_pass_51_messages_never_walk_a_shared_nesting_held_by_another_kind(odd):
+    """In a fresh process (a hang in C cannot be stopped from within): a slice, an exception or a dict
+    view holding a nesting of 2**40 shared leaves is described at once."""
+    code = (
+        "import embedlab.quiz\n"
+        "x = ()\n"
+        "for _ in range(40):\n"
+        "    x = (x, x)\n"
+        "x = list(x)\n"
+        "try:\n"
+        f"    embedlab.quiz.within({odd}, 0.0, 0.1)\n"
+        "except TypeError as exc:\n"
+        "    print(exc)\n"
+    )
+    try:
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"within({odd}, 0.0, 0.1) ran for more than 60 s")
+    assert run.returncode == 0 and run.stdout.startswith("x must be a finite number, got <"), run.stderr[-500:]
+
+
+@pytest.mark.parametrize(
+    ("draft", "computed"),
+    [
+        ([[[[[True, 0.5]]]]], [[[[[1.0, 0.5]]]]]),  # deeper than the old 4 levels
+        ([np.array(True), 0.5], [1.0, 0.5]),  # a bool array among numbers
+        ([np.array([True]), np.array([0.5])], [[1.0], [0.5]]),
+        ([[[[[1.0, 0.5]]]]], [[[[[np.True_, 0.5]]]]]),
+    ],
+    ids=["deep", "0-d-array", "1-d-arrays", "computed"],
+)
+def test_hostile_pass_51_claims_refuse_bools_at_any_depth(draft, computed):
+    with pytest.raises(TypeError, match=r"must be a number or an array of numbers, got .* among them"):
+        embedlab.claims.check("x", draft, computed, 1)
+
+
+def test_hostile_pass_51_claims_count_arrays_and_deep_lists_before_copying():
+    rows = [[0.5] * 1000] * 1000
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match=r"^draft must hold at most 10,000 values"):
+            embedlab.claims.check("x", [[[[rows] * 10]]], 0.5, 1)
+        with pytest.raises(ValueError, match=r"^draft must hold at most 10,000 values"):
+            embedlab.claims.check("x", [np.zeros(20_000)], 0.5, 1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * 2**20, f"{peak / 2**20:.0f} MiB allocated before refusing"
+
+
+def _polar_axes() -> Any:
+    return plt_mod.figure().add_subplot(projection="polar")
+
+
+def _removed_axes() -> Any:
+    ax = plt_mod.figure().add_subplot()
+    ax.remove()
+    return ax
+
+
+@pytest.mark.parametrize(
+    ("make", "what"),
+    [(_removed_axes, "an Axes removed from its figure"), (_polar_axes, "a polar Axes")],
+    ids=["removed", "polar"],
+)
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda ax: figures_mod.saturation_curves(ax=ax),
+        lambda ax: figures_mod.embedding_shares(ax=ax),
+        lambda ax: plots_mod.heatmap(np.eye(3), ax),
+        lambda ax: plots_mod.arrows(np.array([[1.0, 0.0], [0.0, 1.0]]), ax),
+    ],
+    ids=["saturation_curves", "embedding_shares", "heatmap", "arrows"],
+)
+def test_hostile_pass_51_removed_and_polar_axes_refused_before_drawing(make, what, draw):
+    ax = make()
+    try:
+        with pytest.raises(TypeError, match=f"^ax must be a 2-D matplotlib Axes or None, got {what}$"):
+            draw(ax)
+        assert not ax.lines and not ax.collections and not ax.patches
+    finally:
+        plt_mod.close("all")

@@ -26,11 +26,14 @@ dtype policy (the README's "dtype policy" section)
 
 from __future__ import annotations
 
+import decimal
+import itertools
 import math
 import numbers
 import os
 import re
 import string
+import sys
 from fractions import Fraction
 from typing import Any
 
@@ -74,30 +77,39 @@ _CONTAINERS = (list, tuple, dict, set, frozenset)
 _SHOWN_ITEMS, _SHOWN_LEVELS = 30, 3
 
 
-def _safe_repr_types() -> frozenset[type]:
-    """Types whose repr is short and runs no caller's code: shown as repr gives them."""
+def _safe_repr_types() -> tuple[type, ...]:
+    """Types whose repr is short whatever the value and runs no caller's code: shown as repr gives them."""
     import datetime
-    import decimal
     import fractions
 
-    numpy_scalars = {np.dtype(c).type for c in np.typecodes["All"] if c != "O"}
-    stdlib = {fractions.Fraction, decimal.Decimal, type(None), type(...), range, slice}
+    numpy_scalars = {np.dtype(c).type for c in np.typecodes["All"] if c not in "OVSU"}  # no records, no text
+    stdlib = {fractions.Fraction, type(None), type(...), range}
     stdlib |= {datetime.date, datetime.datetime, datetime.time, datetime.timedelta, datetime.timezone}
-    return frozenset(numpy_scalars | stdlib)
+    return tuple(numpy_scalars | stdlib)
 
 
 _SAFE_REPR = _safe_repr_types()
+#: Packages whose objects' reprs are short (a figure, an axes, an artist): shown as repr gives them.
+_SHORT_REPR_PACKAGES = ("embedlab", "matplotlib")
 
 
 def short_repr(x: Any, limit: int = _REPR_LIMIT) -> str:
     """``repr(x)`` cut to ``limit`` characters, never the whole of a huge input.
 
     Built-in containers are shown at most three levels and thirty items deep, so a self-referring
-    or shared nesting is shown at once; an object of a container's subclass or of an unknown
-    container type, by its class; a caller's object whose repr fails, by its class too.
+    or shared nesting is shown at once; numbers, text and a few other short kinds as repr gives
+    them; anything else by its class alone (its repr may hold its whole content, or run code).
     """
-    text = _bounded_repr(x, limit, _SHOWN_LEVELS)
+    try:
+        text = _bounded_repr(x, limit, _SHOWN_LEVELS)
+    except Exception:  # a class whose own __eq__, __hash__ or attributes fail: shown by its name
+        text = f"<{type_name(x)}>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _is_one_of(kind: type, types: tuple[type, ...]) -> bool:
+    """``kind in types`` by identity: a metaclass's own == never runs."""
+    return any(kind is t for t in types)
 
 
 def _bounded_repr(x: Any, room: int, levels: int) -> str:
@@ -107,7 +119,7 @@ def _bounded_repr(x: Any, room: int, levels: int) -> str:
         return (
             f"array(dtype={np.ndarray.__dict__['dtype'].__get__(x)}, shape={np.ndarray.__dict__['shape'].__get__(x)})"
         )
-    if kind in _CONTAINERS:
+    if _is_one_of(kind, _CONTAINERS):
         return _container_repr(x, room, levels)
     if issubclass(kind, _CONTAINERS):  # its own __repr__ never runs, nor its own __len__
         base = next(b for b in _CONTAINERS if issubclass(kind, b))
@@ -118,13 +130,18 @@ def _bounded_repr(x: Any, room: int, levels: int) -> str:
         return f"<an int of {int.bit_length(x):,} bits>"  # repr of a huge int is slow, or refused past 4300 digits
     # A subclass of a built-in shown as the value it holds: its own __repr__ never runs (nor misreports it).
     plain = next((base for base in (bool, int, float, complex, str, bytes) if issubclass(kind, base)), None)
-    if plain is None and kind not in _SAFE_REPR and kind.__module__ in ("collections", "types", "array", "queue"):
-        return f"<{type_name(x)}>"  # a standard container (deque, SimpleNamespace): its repr shows every item
+    if plain is not None:
+        return plain.__repr__(x)
+    if kind is decimal.Decimal:  # short unless it holds many digits (its size tells, without listing them)
+        size = sys.getsizeof(x)
+        return repr(x) if size <= 256 else f"<a Decimal of {size:,} bytes>"
+    module = type.__dict__["__module__"].__get__(kind)
+    known = type(module) is str and module.split(".")[0] in _SHORT_REPR_PACKAGES
+    if not (_is_one_of(kind, _SAFE_REPR) or known):
+        return f"<{type_name(x)}>"  # its repr may hold its whole content (a bytearray, a view, an exception)
     try:
-        return plain.__repr__(x) if plain is not None else repr(x)
-    except (KeyboardInterrupt, SystemExit):  # the reader's own stop
-        raise
-    except BaseException:  # a broken __repr__ must not turn a clean error into another one
+        return repr(x)  # no caller's code: numbers, dates, and embedlab's or matplotlib's own objects
+    except Exception:  # a broken __repr__ must not turn a clean error into another one
         return f"<{type_name(x)}>"
 
 
@@ -136,9 +153,10 @@ def _container_repr(x: Any, room: int, levels: int) -> str:
         return empty
     if levels == 0:
         return empty[:-1].replace("()", "(") + "...)" if kind in (set, frozenset) else empty[0] + "..." + empty[-1]
+    # The first items taken before any is shown: an item's repr may change the container meanwhile.
+    items = list(itertools.islice(dict.items(x) if kind is dict else kind.__iter__(x), _SHOWN_ITEMS + 1))
     parts: list[str] = []
     used = 0
-    items = dict.items(x) if kind is dict else kind.__iter__(x)
     for i, item in enumerate(items):
         if i == _SHOWN_ITEMS or used > room:
             parts.append("...")

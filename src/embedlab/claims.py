@@ -147,19 +147,31 @@ def _plain_floats(x: Any, name: str, depth: int = 0) -> Any:
     if issubclass(type(x), float):
         _no_false_class(x, name)
         return float.__float__(x)
-    if depth and issubclass(type(x), (bool, np.bool_)):  # NumPy would read it beside numbers as 1 or 0
+    if depth and (
+        issubclass(type(x), (bool, np.bool_)) or (issubclass(type(x), np.ndarray) and x.dtype == np.bool_)
+    ):  # NumPy would read it beside numbers as 1 or 0
         raise TypeError(f"{name} must be a number or an array of numbers, got {short_repr(x)} among them")
-    if type(x) in (list, tuple) and depth < 4 and len(x) <= MAX_VALUES:
+    if type(x) in (list, tuple):
+        if depth == MAX_DEPTH:
+            raise ValueError(
+                f"{name} must have at most {MAX_DEPTH} dimensions (NumPy's limit), got lists nested deeper"
+            )
         if depth == 0 and _count_items(x, MAX_VALUES) > MAX_VALUES:  # counted before anything is copied
             raise ValueError(f"{name} must hold at most {MAX_VALUES:,} values (figures a draft prints)")
         return [_plain_floats(v, name, depth + 1) for v in x]
     return x
 
 
+#: Most levels of lists a draft may nest: NumPy's most dimensions (a table of figures needs two).
+MAX_DEPTH = 64
+
+
 def _count_items(x: Any, most: int, depth: int = 0) -> int:
-    """How many items the lists and tuples of ``x`` hold (4 levels deep), counted until past ``most``:
-    a shared nesting (``[[0.5] * 200] * 200``) is never walked whole."""
-    if type(x) not in (list, tuple) or depth == 4:
+    """How many numbers the lists and tuples of ``x`` hold (an array inside counts its size), counted
+    until past ``most``: a shared nesting (``[[0.5] * 200] * 200``) is never walked whole."""
+    if issubclass(type(x), np.ndarray):
+        return int(np.ndarray.__dict__["size"].__get__(x))
+    if type(x) not in (list, tuple) or depth > MAX_DEPTH:
         return 1
     count = 0
     for v in x:

@@ -134,12 +134,14 @@ def _ax(ax: Axes | None) -> Axes:
 
 
 def _unplottable(ax: Axes) -> str | None:
-    """What kind of Axes the chapter's plots cannot draw on (3-D: patches take three coordinates; a map
-    projection: its limits are fixed), or None."""
+    """What kind of Axes the chapter's plots cannot draw on (3-D or polar, a map projection, a log scale,
+    one removed from its figure), or None."""
     from matplotlib.projections.geo import GeoAxes
 
-    if type(ax).name == "3d":
-        return "a 3-D Axes"
+    if ax.get_figure(root=True) is None:
+        return "an Axes removed from its figure"
+    if type(ax).name in ("3d", "polar"):  # patches take three coordinates; angles are not lengths
+        return f"a {'3-D' if type(ax).name == '3d' else 'polar'} Axes"
     if isinstance(ax, GeoAxes):
         return f"a {type(ax).name} map projection"
     scales = (ax.get_xscale(), ax.get_yscale())
