@@ -820,7 +820,7 @@ BREAK_REDRAW = """\
 import ipywidgets
 from embedlab.widgets import Explorer
 
-Explorer._on_change = lambda self, name: (lambda change: None)
+Explorer._on_change = lambda self, control: (lambda change: None)
 ipywidgets.jslink = lambda *links: None
 """
 

@@ -509,8 +509,7 @@ def geometry_panels(res: CompareResult, seed_index: int = 0, fig: Any = None) ->
         fig, _ = new_figure((6.4, 3.6), ncols=3)
     elif not isinstance(fig, Figure) or len(fig.axes) != 3:
         raise ValueError(f"fig must be a matplotlib Figure with 3 axes or None, got {type_name(fig)}")
-    elif any(plots._unplottable(ax) for ax in fig.axes):  # as every plot refuses them
-        what = next(plots._unplottable(ax) for ax in fig.axes if plots._unplottable(ax))
+    elif what := next(filter(None, map(plots._unplottable, fig.axes)), None):  # as every plot refuses them
         raise TypeError(f"fig must hold 3 two-dimensional Axes, got {what} among them")
     res._tied_and_untied()
     tied, untied = res.runs["tied"][seed_index], res.runs["untied"][seed_index]

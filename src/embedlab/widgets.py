@@ -939,16 +939,15 @@ class Explorer:
         self.fig  # noqa: B018  (brings the drawing up to date)
         return self._axes
 
-    def _follow(self, name: str, value: Any) -> None:
+    def _follow(self, c: Control, value: Any) -> None:
         """Note a framed view's move: the values and the readout of its frame, the drawing left for later.
 
         The browser already shows the pre-rendered frame; redrawing the kept figure on every move
         would only take CPU from the browser painting it. :attr:`fig`, :meth:`png` and the next
         :meth:`update` draw it when it is read.
         """
-        c = self._control(name)
         values = dict(self.values)
-        values[c.name] = c.snap(value)
+        values[c.name] = value  # one of c's own values: the slider's position
         k = 0
         for ctl in self.controls:  # the frames' order: the last control fastest
             k = k * len(ctl.values) + ctl._position(values[ctl.name])
@@ -1031,7 +1030,7 @@ class Explorer:
                 layout=w.Layout(width="95%"),
             )
             # by its position: traitlets compares an old value with a new one by ==, which may call two equal
-            slider.observe(self._on_change(c.name), names="index")
+            slider.observe(self._on_change(c), names="index")
             sliders.append(slider)
         # Shown at its CSS size (half its pixels), never stretched to the cell's width, so it stays
         # sharp; a narrower output area shrinks it.
@@ -1069,18 +1068,18 @@ class Explorer:
         self._links: list[Any] = [w.jslink((s, "index"), (view, f"p{i}")) for i, s in enumerate(sliders)]
         return view
 
-    def _on_change(self, name: str) -> Callable[[dict[str, Any]], None]:
+    def _on_change(self, control: Control) -> Callable[[dict[str, Any]], None]:
         def handler(change: dict[str, Any]) -> None:
             if self._syncing:  # moved by update itself, to the values it has just drawn
                 return
-            value = self._control(name).values[change["new"]]  # the slider's position: the listed value itself
+            value = control.values[change["new"]]  # the slider's position: the listed value itself
             if self._image is None:  # framed: the browser shows the frame; the kernel notes the values
-                self._follow(name, value)
+                self._follow(control, value)
                 return
             try:
-                self.update(**{name: value})  # draws and shows the kernel's figure: what the reader sees
+                self.update(**{control.name: value})  # draws and shows the kernel's figure: what the reader sees
             except BaseException:
-                self._move_sliders({name})  # refused: the slider back where the figure is
+                self._move_sliders({control.name})  # refused: the slider back where the figure is
                 raise
 
         return handler
