@@ -1351,6 +1351,27 @@ class _TouchyInt(int):
     __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = __hash__ = __repr__ = __str__ = __format__ = _boom
 
 
+class _TouchyMeta(type):
+    """A metaclass whose ==, != and hash raise: an ABC's cache or a test of membership in a tuple runs them."""
+
+    def _boom(cls, *args):
+        raise RuntimeError("a method of the caller's metaclass ran")
+
+    __eq__ = __ne__ = __hash__ = _boom
+
+
+class _MetaInt(int, metaclass=_TouchyMeta):
+    """An int whose class compares and hashes by raising."""
+
+
+class _MetaFloat(float, metaclass=_TouchyMeta):
+    """A float whose class compares and hashes by raising."""
+
+
+class _MetaThing(metaclass=_TouchyMeta):
+    """Neither a number nor a container, of a class that compares and hashes by raising."""
+
+
 EVERY_ARGUMENT_VALUES = [
     None,
     "x",
@@ -1383,6 +1404,10 @@ EVERY_ARGUMENT_VALUES = [
     "x" * 10**6,  # a message must not repeat it whole
     _Touchy(0.5),  # a float whose own comparisons and repr raise: read by the value it holds
     _TouchyInt(1),
+    _MetaInt(1),  # a number whose class's own == and hash raise (isinstance against an ABC hashes the class)
+    _MetaFloat(0.5),
+    _MetaThing(),
+    _MetaInt,  # a class, where a dtype or a type may be passed
 ]
 
 #: Plain records: not called with hostile values here, because the function named checks them where they are used.
@@ -5522,3 +5547,55 @@ def test_hostile_pass_51_removed_and_polar_axes_refused_before_drawing(make, wha
         assert not ax.lines and not ax.collections and not ax.patches
     finally:
         plt_mod.close("all")
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 51 left open
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda: embedlab.lookup(np.eye(3), [[_MetaInt(1)]]), "ids must hold plain values"),
+        (lambda: embedlab.softmax([0.0, _MetaFloat(0.5)]), "z must hold plain values"),
+        (lambda: embedlab.widgets.Control("x", "x", [1, _MetaInt(2)]), "must hold plain values"),
+        (lambda: embedlab.quiz.within(_MetaFloat(0.5), 1.0, 0.1), "x must be a finite number"),
+        (lambda: embedlab.model.finite_difference_grad(_MetaInt, np.ones((2, 2))), "loss must be a function"),
+        (lambda: embedlab.widgets.Explorer("t", [embedlab.widgets.Control("x", "x", [1, 2])], _MetaInt), "setup must"),
+    ],
+    ids=["nested-id", "nested-logit", "control-value", "quiz-number", "loss-class", "setup-class"],
+)
+def test_hostile_pass_51_a_metaclass_whose_eq_or_hash_raises_is_refused_by_name(make, words):
+    with pytest.raises((TypeError, ValueError), match=re.escape(words)):
+        make()
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda ax: plots_mod.arrows(np.array([[1.0, 0.5]]), ax, limit=1.25),
+        lambda ax: embedlab.train_plots.geometry_scatter(np.array([[1.0, 0.5], [0.2, -0.3]]), ["a", "b"], ax),
+    ],
+    ids=["arrows", "geometry_scatter"],
+)
+def test_hostile_pass_51_equal_aspect_plots_keep_their_limits_or_refuse_a_twinned_axes(draw, caplog):
+    fig, ax = plt_mod.subplots()
+    try:
+        twin = ax.twinx()
+        with pytest.raises(ValueError, match=r"^ax must be an Axes of its own, not a twinned one"):
+            draw(twin)
+        assert not twin.lines and not twin.collections and not twin.patches
+        fig, ax = plt_mod.subplots()  # an Axes of its own (the first is twinned too now)
+        ax.set_adjustable("datalim")  # matplotlib would move the limits set, and log that it did
+        with caplog.at_level("WARNING", logger="matplotlib"):
+            draw(ax)
+            fig.canvas.draw()
+        assert not caplog.records, [r.getMessage() for r in caplog.records]
+        assert ax.get_xlim() == ax.get_ylim()  # the square the plot asked for, kept
+    finally:
+        plt_mod.close("all")
+
+
+def test_hostile_pass_51_a_class_written_in_c_is_not_said_to_redefine_its_class():
+    with pytest.raises(TypeError) as info:
+        embedlab.budget.param_count(functools.partial(print), 3, tied=True)
+    assert "vocab_size" in str(info.value) and "redefines" not in str(info.value)

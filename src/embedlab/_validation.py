@@ -109,7 +109,37 @@ def short_repr(x: Any, limit: int = _REPR_LIMIT) -> str:
 
 def _is_one_of(kind: type, types: tuple[type, ...]) -> bool:
     """``kind in types`` by identity: a metaclass's own == never runs."""
+    if type(kind) is type:  # type's own == and hash: by identity already
+        return kind in types
     return any(kind is t for t in types)
+
+
+def compares_its_classes(kind: type) -> bool:
+    """Whether the metaclass of ``kind`` redefines ``==``, ``!=`` or ``hash``.
+
+    ``is_a(x, numbers.Real)`` hashes ``type(x)`` (an abstract class keeps a cache of the
+    classes it has seen), and ``type(x) in (list, tuple)`` compares it: for such a class either
+    runs the caller's metaclass code, which may raise anything.
+    """
+    meta = type(kind)
+    if meta is type:
+        return False
+    mro = _TYPE_MRO.__get__(meta) if issubclass(meta, type) else (meta,)
+    return any(name in _TYPE_DICT.__get__(k) for k in mro if k is not type and k is not object for name in _COMPARISONS)
+
+
+_COMPARISONS = ("__eq__", "__ne__", "__hash__")
+
+
+def is_a(x: Any, types: Any) -> bool:
+    """``isinstance(x, types)`` for abstract types (``numbers.Real``), False for an object whose
+    class's metaclass redefines == or hash (the check would run that code)."""
+    return not compares_its_classes(type(x)) and isinstance(x, types)
+
+
+def is_sub(kind: type, types: Any) -> bool:
+    """``issubclass(kind, types)`` for abstract types, False for a class whose metaclass redefines == or hash."""
+    return not compares_its_classes(kind) and issubclass(kind, types)
 
 
 def _bounded_repr(x: Any, room: int, levels: int) -> str:
@@ -152,7 +182,11 @@ def _container_repr(x: Any, room: int, levels: int) -> str:
     if not kind.__len__(x):
         return empty
     if levels == 0:
-        return empty[:-1].replace("()", "(") + "...)" if kind in (set, frozenset) else empty[0] + "..." + empty[-1]
+        return (
+            empty[:-1].replace("()", "(") + "...)"
+            if _is_one_of(kind, (set, frozenset))
+            else empty[0] + "..." + empty[-1]
+        )
     # The first items taken before any is shown: an item's repr may change the container meanwhile.
     items = list(itertools.islice(dict.items(x) if kind is dict else kind.__iter__(x), _SHOWN_ITEMS + 1))
     parts: list[str] = []
@@ -248,7 +282,7 @@ def check_nbytes(shape: tuple[int, ...], dtype: Any, name: str) -> None:
 def check_size(value: Any, name: str) -> int:
     """Return ``value`` as a Python int, requiring a positive integer (not a bool)."""
     _no_false_class(value, name)
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+    if isinstance(value, (bool, np.bool_)) or not is_a(value, numbers.Integral):
         raise TypeError(f"{name} must be a positive integer, got {_describe(value)}")
     value = _plain_int(value, name)
     if abs(int(value)).bit_length() > 8192:  # no size is this large; past 4,300 digits Python will not print it
@@ -288,7 +322,7 @@ def check_real(value: Any, name: str, *, finite: bool = True) -> float:
     _no_false_class(value, name)
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+    if isinstance(value, (bool, np.bool_)) or not is_a(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {_describe(value)}")
     value = _plain_real(value, name)
     try:
@@ -297,7 +331,7 @@ def check_real(value: Any, name: str, *, finite: bool = True) -> float:
     except OverflowError:  # an int beyond float range
         x = math.inf if value > 0 else -math.inf
     if finite and not math.isfinite(x):
-        if isinstance(value, numbers.Rational) or (isinstance(value, np.floating) and np.isfinite(value)):
+        if is_a(value, numbers.Rational) or (isinstance(value, np.floating) and np.isfinite(value)):
             raise ValueError(f"{name} must lie within float64's range (below 1.8e308 in size), got {short_repr(value)}")
         raise ValueError(f"{name} must be finite, got {short_repr(value)}")
     return x
@@ -324,7 +358,7 @@ def as_array(x: Any, name: str, what: str) -> np.ndarray:
     _not_masked(x, name)
     if isinstance(x, range):
         check_nbytes((range_len(x),), np.float64, name)  # a range(10**12) is sized before NumPy builds it
-    elif not isinstance(x, (np.ndarray, numbers.Number)) and (
+    elif not is_a(x, (np.ndarray, numbers.Number)) and (
         isinstance(x, (list, tuple, memoryview, str, bytes)) or _has(x, "__len__", name) or _is_array_like(x, name)
     ):  # a list of broadcast arrays, a memoryview, a sequence object, an array-like: sized as NumPy would
         # copy them, four times over: NumPy's conversion of nested Python sequences, and the work arrays after it
@@ -378,9 +412,17 @@ def _lies_about_class(kind: type) -> bool:
         return True
     for k in _TYPE_MRO.__get__(kind)[:-1]:
         namespace = _TYPE_DICT.__get__(k)
-        if "__class__" in namespace or ("__getattribute__" in namespace and _TYPE_FLAGS.__get__(k) & _HEAP_TYPE):
+        if "__class__" in namespace:
+            return True
+        getattribute = namespace.get("__getattribute__")
+        # A class written in C (functools.partial) lists its own attribute lookup as a slot wrapper of itself.
+        own_c_slot = type(getattribute) is _SLOT_WRAPPER and getattribute.__objclass__ is k
+        if getattribute is not None and _TYPE_FLAGS.__get__(k) & _HEAP_TYPE and not own_c_slot:
             return True
     return False
+
+
+_SLOT_WRAPPER = type(object.__getattribute__)
 
 
 #: Number types read by their stored value (their subclasses too, through the base's own methods).
@@ -389,14 +431,19 @@ _REAL_NUMBER_BASES = (int, float, complex, np.number, np.bool_)
 
 def _only_registered(kind: type) -> bool:
     """Whether ``kind`` is a number only by registration (``numbers.Number`` is not among its bases)."""
-    return numbers.Number not in _TYPE_MRO.__get__(kind)
+    return not _is_one_of(numbers.Number, _TYPE_MRO.__get__(kind))
 
 
 def _no_false_class(x: Any, name: str) -> None:
     """Refuse an object whose class can lie about its class: every isinstance check would ask it what it is."""
     kind = type(x)
-    if kind in _EXACT_NUMBERS:
+    if _is_one_of(kind, _EXACT_NUMBERS):
         return
+    if compares_its_classes(kind):  # NumPy itself fails on it (SystemError), as would isinstance with an ABC
+        raise TypeError(
+            f"{name} must hold plain values, got an object of {short_repr(_TYPE_NAME.__get__(kind))}, "
+            "whose metaclass redefines == or hash"
+        )
     if _lies_about_class(kind):
         raise TypeError(
             f"{name} must hold numbers, got {short_repr(_TYPE_NAME.__get__(kind))}, which redefines __class__ "
@@ -408,7 +455,7 @@ def _no_false_class(x: Any, name: str) -> None:
         raise TypeError(
             f"{name} must hold plain numbers (Python's or NumPy's own), got {short_repr(_TYPE_NAME.__get__(kind))}"
         )
-    if isinstance(x, numbers.Number) and not issubclass(kind, _REAL_NUMBER_BASES) and _only_registered(kind):
+    if is_a(x, numbers.Number) and not issubclass(kind, _REAL_NUMBER_BASES) and _only_registered(kind):
         raise TypeError(  # registered with numbers.Number, not derived: only its own methods say what it holds
             f"{name} must hold plain numbers (Python's or NumPy's own), got {short_repr(_TYPE_NAME.__get__(kind))}, "
             "a class registered as a number"
@@ -421,7 +468,7 @@ def _plain_int(value: Any, name: str) -> int:
     kind = type(value)
     if kind is int:
         return value
-    if kind in _EXACT_NUMBERS:  # NumPy's own integer scalars: no Python method of the caller's runs
+    if _is_one_of(kind, _EXACT_NUMBERS):  # NumPy's own integer scalars: no Python method of the caller's runs
         return int(value)
     if issubclass(kind, int):
         return int.__index__(value)  # int's own: the stored value, whatever the subclass redefines
@@ -469,18 +516,18 @@ def exact_real(value: Any, name: str) -> Any:
 def _plain_real(value: Any, name: str) -> Any:
     """A real number as a plain Python int or float (or NumPy longdouble), read as :func:`_plain_int` does."""
     kind = type(value)
-    if kind in (int, float) or kind is np.longdouble:
+    if _is_one_of(kind, (int, float)) or kind is np.longdouble:
         return value
-    if kind in _EXACT_NUMBERS and issubclass(kind, np.floating):  # NumPy's own: float16 stays float16
+    if _is_one_of(kind, _EXACT_NUMBERS) and issubclass(kind, np.floating):  # NumPy's own: float16 stays float16
         return value
-    if issubclass(kind, numbers.Integral) and not issubclass(kind, (bool, np.bool_)):
+    if is_sub(kind, numbers.Integral) and not issubclass(kind, (bool, np.bool_)):
         return _plain_int(value, name)
     if issubclass(kind, float):
         return float.__float__(value)  # float's own (NumPy's float64 is one)
     if issubclass(kind, np.generic):  # a NumPy scalar of a subclass: its conversions are its own
         raise TypeError(f"{name} must be a real number (Python's or NumPy's own), got {_describe(value)}")
     try:  # another Real: a Rational as a plain Fraction (exact, however large), any other by its float()
-        if isinstance(value, numbers.Rational):
+        if is_a(value, numbers.Rational):
             return Fraction(int.__index__(int(value.numerator)), int.__index__(int(value.denominator)))
         with np.errstate(over="ignore"):
             return float.__float__(float(value))
@@ -550,7 +597,7 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
             n = 0
         get = base.__getitem__ if base else type(seq).__getitem__
         total = 0
-        if base and all(type(base.__getitem__(seq, i)) in _EXACT_NUMBERS for i in range(n)):
+        if base and all(_is_one_of(type(base.__getitem__(seq, i)), _EXACT_NUMBERS) for i in range(n)):
             total = 8 * n  # the common case: a row of numbers
             text["items"] += n
         elif not issubclass(type(seq), (list, tuple)) and _PER_PYTHON_ITEM * n > limit:
@@ -640,7 +687,7 @@ def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
         flat = [v[()] if isinstance(v, np.ndarray) and v.ndim == 0 else v for v in objects.ravel()]
         if any(isinstance(x, (bool, np.bool_)) for x in flat):
             raise TypeError(f"{name} must be integer token ids, got a sequence containing bools")
-        if arr.dtype.kind in "Of" and all(isinstance(x, numbers.Integral) for x in flat):
+        if arr.dtype.kind in "Of" and all(is_a(x, numbers.Integral) for x in flat):
             # plain ints, read by the value they hold: a subclass's own comparisons or conversions never run, and
             # a NumPy scalar subclass, a class only registered as Integral or one lying about its class is refused
             ints = [x if type(x) is int else _int_item(x, name) for x in flat]
@@ -743,7 +790,7 @@ def _items(x: Any, arr: np.ndarray) -> list | None:
 
 def _is_int(v: Any) -> bool:
     kind = type(v)  # by type: an item's own __class__ never runs
-    return issubclass(kind, numbers.Integral) and not issubclass(kind, (bool, np.bool_))
+    return is_sub(kind, numbers.Integral) and not issubclass(kind, (bool, np.bool_))
 
 
 def passed_ints(x: Any, arr: np.ndarray) -> np.ndarray | None:
@@ -789,7 +836,7 @@ def big_ints_among(x: Any, arr: np.ndarray, name: str) -> bool:
             if not float(np.max(np.abs(np.where(np.isfinite(arr), arr, 0.0)))) > 2**53:
                 return False  # every entry within 2**53: any integer among them is held exactly
     items = _items(x, arr)
-    if items is None or not all(isinstance(v, (numbers.Real, bool, np.bool_)) for v in items):
+    if items is None or not all(is_a(v, (numbers.Real, bool, np.bool_)) for v in items):
         return False  # not all numbers (None, str): refused as such elsewhere
     for v in items:
         if _is_int(v) and abs(_int_of(v, name)) > 2**53:
@@ -810,7 +857,7 @@ def object_ints(arr: np.ndarray, name: str) -> np.ndarray:
     no NumPy number holds them exactly.
     """
     flat = arr.ravel()
-    if not all(isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_)) for x in flat):
+    if not all(is_a(x, numbers.Integral) and not isinstance(x, (bool, np.bool_)) for x in flat):
         raise TypeError(
             f"{name} must be an array of real numbers NumPy holds (ints or floats), got objects (dtype object), "
             "such as Fractions, Decimals or None"
@@ -877,7 +924,7 @@ def check_embedding(E: Any, *, convert_int: bool = True) -> np.ndarray:
 
 def check_axis(axis: Any, ndim: int, name: str = "axis") -> int:
     _no_false_class(axis, name)
-    if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, numbers.Integral):
+    if isinstance(axis, (bool, np.bool_)) or not is_a(axis, numbers.Integral):
         raise TypeError(f"{name} must be an int, got {_describe(axis)}")
     axis = _plain_int(axis, name)
     if not -ndim <= axis < ndim:
@@ -898,15 +945,15 @@ def exact_key(x: Any) -> Any:
     operand's dtype (``np.float32(0.1) == 0.1`` is True). Bools, subclasses and anything else give None.
     """
     kind = type(x)
-    if kind in _INT_TYPES:
+    if _is_one_of(kind, _INT_TYPES):
         return int(x)
-    if kind in (float, np.float16, np.float32, np.float64):
+    if _is_one_of(kind, (float, np.float16, np.float32, np.float64)):
         return float(x) if math.isfinite(x) else None  # exact: each of these widths fits a float64
     if kind is np.longdouble:
         return Fraction(*x.as_integer_ratio()) if np.isfinite(x) else None
     if kind is Fraction:
         return x
-    if kind in (complex, np.complex64, np.complex128):
+    if _is_one_of(kind, (complex, np.complex64, np.complex128)):
         return complex(x) if np.isfinite(x) else None
     if kind is np.clongdouble:
         re, im = x.real, x.imag

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._validation import _describe, check_flag, check_size, exact_int, plain_str, short_repr
+from ._validation import _describe, _is_one_of, check_flag, check_size, exact_int, is_a, plain_str, short_repr
 
 __all__ = [
     "CONFIGS",
@@ -112,7 +112,7 @@ class DecoderConfig:
             check_size(getattr(self, field), field)
         for field in ("gated_mlp", "qkv_bias", "out_bias", "mlp_bias", "head_bias"):
             check_flag(getattr(self, field), field)
-        if isinstance(self.n_positions, bool) or not isinstance(self.n_positions, numbers.Integral):
+        if isinstance(self.n_positions, bool) or not is_a(self.n_positions, numbers.Integral):
             raise TypeError(f"n_positions must be a non-negative integer, got {_describe(self.n_positions)}")
         object.__setattr__(self, "n_positions", exact_int(self.n_positions, "n_positions"))  # the plain int it holds
         if self.n_positions < 0:
@@ -200,7 +200,8 @@ def _check_common(c: Any) -> None:
             object.__setattr__(c, f.name, int(value))
         elif issubclass(type(value), str) and type(value) is not str:  # the text it holds, not its own methods
             object.__setattr__(c, f.name, plain_str(value))
-        elif issubclass(type(value), int) and type(value) not in (int, bool):  # the number it holds: its own * or +
+        # the number it holds: its own * or +
+        elif issubclass(type(value), int) and not _is_one_of(type(value), (int, bool)):
             object.__setattr__(c, f.name, exact_int(value, f.name))  # never runs in a count
     if not isinstance(c.name, str):
         raise TypeError(f"name must be a str, got {_describe(c.name)}")

@@ -13,7 +13,17 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import _describe, _int_of, _no_false_class, as_array, exact_int, plain_str, short_repr
+from ._validation import (
+    _describe,
+    _int_of,
+    _is_one_of,
+    _no_false_class,
+    as_array,
+    exact_int,
+    is_a,
+    plain_str,
+    short_repr,
+)
 
 __all__ = [
     "MAX_VALUES",
@@ -67,7 +77,7 @@ def _written(draft: Any, d: np.ndarray, name: str = "draft") -> list[Fraction | 
     for v, f in zip(items, d.ravel().tolist(), strict=True):
         if not math.isfinite(f):
             out.append(None)
-        elif isinstance(v, numbers.Integral):
+        elif is_a(v, numbers.Integral):
             out.append(Fraction(_int_of(v, name)))
         elif isinstance(v, np.floating) and v.dtype.itemsize < 8:  # float16, float32: typed in their own digits
             exact = Fraction(f)
@@ -89,7 +99,7 @@ def _leaves(x: Any, depth: int = 0) -> Any:
     if isinstance(x, (list, tuple)) and depth < 64:
         for item in list.__iter__(x) if isinstance(x, list) else tuple.__iter__(x):  # a namedtuple too
             yield from _leaves(item, depth + 1)
-    elif isinstance(x, (numbers.Number, np.generic)) and not isinstance(x, np.ndarray):
+    elif is_a(x, (numbers.Number, np.generic)) and not isinstance(x, np.ndarray):
         yield x
     else:
         try:
@@ -120,7 +130,7 @@ def _exact_real(v: Any, name: str) -> float:
 
     NaN and infinities pass (a draft may show them; they just differ).
     """
-    if isinstance(v, numbers.Integral):
+    if is_a(v, numbers.Integral):
         return _exact_float(_int_of(v, name), name)
     if issubclass(type(v), float):  # the number it holds: a subclass's own __float__ or == never runs
         v = float.__float__(v)
@@ -135,7 +145,7 @@ def _exact_real(v: Any, name: str) -> float:
                 f"{name} must be a number float64 holds exactly to be compared, got {short_repr(v)}, "
                 "which float64 would round"
             )
-    elif isinstance(v, numbers.Rational) or (isinstance(v, np.floating) and np.isfinite(v)):
+    elif is_a(v, numbers.Rational) or (isinstance(v, np.floating) and np.isfinite(v)):
         raise ValueError(f"{name} must fit in float64 to be compared, got {short_repr(v)}")
     return f
 
@@ -151,7 +161,7 @@ def _plain_floats(x: Any, name: str, depth: int = 0) -> Any:
         issubclass(type(x), (bool, np.bool_)) or (issubclass(type(x), np.ndarray) and x.dtype == np.bool_)
     ):  # NumPy would read it beside numbers as 1 or 0
         raise TypeError(f"{name} must be a number or an array of numbers, got {short_repr(x)} among them")
-    if type(x) in (list, tuple):
+    if _is_one_of(type(x), (list, tuple)):
         if depth == MAX_DEPTH:
             raise ValueError(
                 f"{name} must have at most {MAX_DEPTH} dimensions (NumPy's limit), got lists nested deeper"
@@ -171,7 +181,7 @@ def _count_items(x: Any, most: int, depth: int = 0) -> int:
     until past ``most``: a shared nesting (``[[0.5] * 200] * 200``) is never walked whole."""
     if issubclass(type(x), np.ndarray):
         return int(np.ndarray.__dict__["size"].__get__(x))
-    if type(x) not in (list, tuple) or depth > MAX_DEPTH:
+    if not _is_one_of(type(x), (list, tuple)) or depth > MAX_DEPTH:
         return 1
     count = 0
     for v in x:
@@ -197,7 +207,7 @@ def _as_float64(x: Any, name: str) -> np.ndarray:
         objects = np.asarray(x, dtype=object) if from_list else arr
         flat = [v[()] if isinstance(v, np.ndarray) and v.ndim == 0 else v for v in objects.ravel()]
         if objects.shape == arr.shape and all(
-            isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in flat
+            is_a(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in flat
         ):
             arr = np.array([_exact_real(v, name) for v in flat], dtype=np.float64).reshape(arr.shape)
     if arr.dtype.kind not in "iuf":
@@ -255,7 +265,7 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
     label = plain_str(label)  # printed as the text it holds
     if len(label) > 1000 or any("\ud800" <= c <= "\udfff" for c in label):
         raise ValueError(f"label must be printable text of at most 1,000 characters, got {short_repr(label)}")
-    if isinstance(decimals, (bool, np.bool_)) or not isinstance(decimals, numbers.Integral):
+    if isinstance(decimals, (bool, np.bool_)) or not is_a(decimals, numbers.Integral):
         raise TypeError(f"decimals must be an int, got {_describe(decimals)}")
     decimals = exact_int(decimals, "decimals")
     if not 0 <= decimals <= 17:

@@ -21,6 +21,7 @@ import numpy as np
 
 from ._validation import (
     _has,
+    _is_one_of,
     as_array,
     check_choice,
     check_ids,
@@ -28,6 +29,7 @@ from ._validation import (
     check_size,
     exact_int,
     exact_real,
+    is_a,
     short_repr,
     type_name,
 )
@@ -121,7 +123,7 @@ class Corpus:
             raise TypeError(f"classes must be a NumPy array of str (one per token), got {short_repr(classes)}")
         if classes.shape != (V,):
             raise ValueError(f"classes must have shape ({V},), one per token of vocab, got {classes.shape}")
-        if isinstance(self.seed, (bool, np.bool_)) or not isinstance(self.seed, numbers.Integral):
+        if isinstance(self.seed, (bool, np.bool_)) or not is_a(self.seed, numbers.Integral):
             raise TypeError(f"seed must be a non-negative int, got {short_repr(self.seed)}")
         object.__setattr__(self, "seed", exact_int(self.seed, "seed"))
         if self.seed < 0:
@@ -262,7 +264,7 @@ def make_corpus(
         ("p_adjective", p_adjective, 0.0, 1.0),
         ("p_intransitive", p_intransitive, 0.0, 1.0),
     ):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        if isinstance(value, (bool, np.bool_)) or not is_a(value, numbers.Real):
             raise TypeError(f"{name} must be a real number, got {type_name(value)} {short_repr(value)}")
         value = exact_real(value, name)
         if not lo <= value <= hi:
@@ -307,7 +309,7 @@ def make_corpus(
 def _plain_sentence(s: Any) -> np.ndarray | None:
     """A sentence that needs no closer look, as an intp array: a list or tuple of at least two plain
     ints, or a 1-D intp array with a stride, every id in [0, 2**63); None for anything else."""
-    if type(s) in (list, tuple):
+    if _is_one_of(type(s), (list, tuple)):
         if len(s) < 2 or len(s) > 4096 or not all(type(v) is int and 0 <= v < 2**63 for v in s):
             return None
         return np.array(s, dtype=np.intp)
@@ -346,7 +348,7 @@ def context_windows(sentences: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
         raise TypeError(f"sentences must be a sequence of 1-D int arrays, got {type_name(sentences)}")
     if isinstance(sentences, np.ndarray) and sentences.ndim == 0:
         raise TypeError("sentences must be a sequence of 1-D int arrays, got a 0-d array")
-    if isinstance(sentences, (list, tuple, dict)) and type(sentences) not in (list, tuple):
+    if isinstance(sentences, (list, tuple, dict)) and not _is_one_of(type(sentences), (list, tuple)):
         raise TypeError(f"sentences must be a plain list or tuple of 1-D int arrays, got {type_name(sentences)}")
     arrays = []
     total = 0  # ids in all the sentences so far: sized before any of them is read

@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from ._validation import _is_one_of, is_a
+
 __all__ = [
     "CSS_WIDTH",
     "DPI",
@@ -81,11 +83,14 @@ def check_figsize(figsize: Any, name: str = "figsize") -> tuple[float, float]:
 
     name = _check_name(name)
 
-    if not (type(figsize) in (list, tuple) or (type(figsize) is np.ndarray and figsize.ndim == 1)) or len(figsize) != 2:
+    if (
+        not (_is_one_of(type(figsize), (list, tuple)) or (type(figsize) is np.ndarray and figsize.ndim == 1))
+        or len(figsize) != 2
+    ):
         raise TypeError(f"{name} must be a (width, height) pair of inches, got {_short(figsize)}")
     sides = []
     for side in figsize:
-        if isinstance(side, (bool, np.bool_)) or not isinstance(side, numbers.Real):
+        if isinstance(side, (bool, np.bool_)) or not is_a(side, numbers.Real):
             raise TypeError(f"{name} must be a pair of real numbers of inches, got {_short(figsize)}")
         side = exact_real(side, name)
         if not MIN_INCHES <= side <= MAX_INCHES:  # compared before any conversion: an int past float range too
@@ -129,7 +134,9 @@ def check_figure(fig: Any, name: str = "fig") -> Any:
 def _short(value: Any) -> str:
     from ._validation import short_repr
 
-    if type(value) in (list, tuple) and len(value) <= 4:  # a figsize: each side cut on its own (10**5000, say)
+    if (
+        _is_one_of(type(value), (list, tuple)) and len(value) <= 4
+    ):  # a figsize: each side cut on its own (10**5000, say)
         inner = ", ".join(short_repr(v, 28) for v in value)
         return short_repr(f"({inner})" if isinstance(value, tuple) else f"[{inner}]", 60).strip("'")
     return short_repr(value, 60)
@@ -194,7 +201,7 @@ def text_sizes_css(fig: Any, shown_width: float | None = None) -> list[tuple[str
 
     check_figure(fig)
     if shown_width is not None:
-        if isinstance(shown_width, (bool, np.bool_)) or not isinstance(shown_width, numbers.Real):
+        if isinstance(shown_width, (bool, np.bool_)) or not is_a(shown_width, numbers.Real):
             from ._validation import type_name
 
             raise TypeError(f"shown_width must be a number of CSS pixels, got {type_name(shown_width)}")

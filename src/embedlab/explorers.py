@@ -13,7 +13,7 @@ import numpy as np
 from matplotlib.ticker import MaxNLocator, NullLocator
 
 from . import plots
-from ._validation import _describe, check_ids, check_size, short_repr
+from ._validation import _describe, _is_one_of, check_ids, check_size, short_repr
 from .budget import REAL_MODELS
 from .geometry import plane_basis
 from .logits import tied_logits
@@ -136,7 +136,8 @@ def one_hot_cost_explorer(presets: tuple[tuple[str, int, int], ...] = SIZE_PRESE
     d of another). Bars on a log scale: multiplications of ``one_hot @ E`` against numbers a
     lookup copies.
     """
-    if type(presets) not in (tuple, list):  # a plain tuple or list: a subclass's own len or iter is not trusted
+    # a plain tuple or list: a subclass's own len or iter is not trusted
+    if not _is_one_of(type(presets), (tuple, list)):
         raise TypeError(f"presets must be a sequence of (name, V, d) triples, got {_describe(presets)}")
     if len(presets) > MAX_PRESETS:
         raise ValueError(
@@ -146,7 +147,7 @@ def one_hot_cost_explorer(presets: tuple[tuple[str, int, int], ...] = SIZE_PRESE
     if not presets:
         raise ValueError("presets must hold at least one (name, V, d) triple, got none")
     for preset in presets:
-        if not (type(preset) in (tuple, list) and len(preset) == 3 and type(preset[0]) is str):
+        if not (_is_one_of(type(preset), (tuple, list)) and len(preset) == 3 and type(preset[0]) is str):
             raise TypeError(
                 "presets must hold (name, V, d) triples (plain tuples or lists) with a str name, "
                 f"got {_describe(preset)}"

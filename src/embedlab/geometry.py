@@ -15,6 +15,7 @@ from ._validation import (
     check_nbytes,
     check_real,
     exact_real,
+    is_a,
     short_repr,
 )
 
@@ -168,7 +169,7 @@ def _reduced_degrees(angle: Any) -> float:
     if isinstance(angle, np.ndarray) and angle.ndim == 0:
         angle = angle[()]
     check_real(angle, "angle_degrees", finite=False)  # the type, and no bool
-    if isinstance(angle, numbers.Rational):  # an int or a Fraction, read by the value it holds, reduced exactly
+    if is_a(angle, numbers.Rational):  # an int or a Fraction, read by the value it holds, reduced exactly
         return float(exact_real(angle, "angle_degrees") % 360)
     if isinstance(angle, np.floating):
         if not np.isfinite(angle):

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._validation import _describe, check_flag, check_ids, range_len, short_repr
+from ._validation import _describe, _is_one_of, check_flag, check_ids, range_len, short_repr
 
 if TYPE_CHECKING:  # tiktoken is imported when the vocabulary is first loaded, not with embedlab
     import tiktoken
@@ -652,7 +652,8 @@ def explorer_html(sentences: Sequence[str] = SAMPLE_SENTENCES) -> str:
     >>> explorer_html(["The cat sat."]).count("<details")
     1
     """
-    if type(sentences) not in (list, tuple):  # a plain list or tuple: a subclass's own len or items are not trusted
+    # a plain list or tuple: a subclass's own len or items are not trusted
+    if not _is_one_of(type(sentences), (list, tuple)):
         raise TypeError(f"sentences must be a sequence of str, got {_describe(sentences)}; wrap one sentence in a list")
     if len(sentences) == 0:
         raise ValueError("sentences must hold at least one sentence, got an empty sequence")

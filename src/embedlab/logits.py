@@ -15,6 +15,7 @@ from ._validation import (
     check_nbytes,
     check_size,
     compact,
+    is_a,
     short_repr,
 )
 
@@ -27,7 +28,7 @@ __all__ = [
 def check_context(h: Any, d: int, dtype: np.dtype) -> np.ndarray:
     """Return ``h`` of shape ``(..., d)`` in ``dtype``: finite, with ``d`` matching ``E``'s width."""
     d = check_size(d, "d")
-    if isinstance(dtype, numbers.Number):  # np.dtype would read a number's own methods, or fail to print it
+    if is_a(dtype, numbers.Number):  # np.dtype would read a number's own methods, or fail to print it
         raise TypeError(f"dtype must be a NumPy floating dtype, got {_describe(dtype)}")
     try:
         dtype = np.dtype(dtype)

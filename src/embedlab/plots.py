@@ -31,12 +31,14 @@ from matplotlib.transforms import IdentityTransform
 from . import display
 from ._validation import (
     _describe,
+    _is_one_of,
     check_finite,
     check_flag,
     check_float_array,
     check_real,
     check_size,
     exact_int,
+    is_a,
     plain_str,
     short_repr,
 )
@@ -150,6 +152,22 @@ def _unplottable(ax: Axes) -> str | None:
     return None
 
 
+def _equal_aspect(ax: Axes, name: str) -> None:
+    """Give ``ax`` an equal aspect kept by resizing its box, so the limits set after it hold (with
+    ``adjustable="datalim"`` matplotlib would move them, and log that it did); a twinned Axes, which
+    cannot resize its box alone, is refused before anything is drawn on it."""
+    aspect, adjustable = ax.get_aspect(), ax.get_adjustable()
+    ax.set_aspect("equal", adjustable="box")
+    try:
+        ax.apply_aspect()
+    except RuntimeError:  # matplotlib: "Adjustable 'box' is not allowed in a twinned Axes"
+        ax.set_aspect(aspect, adjustable=adjustable)
+        raise ValueError(
+            f"{name} must be an Axes of its own, not a twinned one (made by twinx or twiny): the plot keeps an "
+            "equal aspect by resizing its box, which a twinned Axes cannot"
+        ) from None
+
+
 def _axes_list(axes: Any, n: int, name: str, what: str) -> list[Axes]:
     """``axes`` (an Axes, or a list, tuple or array of them, nested at most once) as a flat list of ``n``
     or more 2-D Axes, read without NumPy: a deeply nested or self-referring list is refused at once.
@@ -160,10 +178,10 @@ def _axes_list(axes: Any, n: int, name: str, what: str) -> list[Axes]:
         if axes.dtype != object or axes.size > MAX_AXES:
             raise TypeError(f"{name} must be {what} (at most {MAX_AXES}), got {_describe(axes)}")
         flat = list(axes.flat)
-    elif type(axes) in (list, tuple) and len(axes) <= MAX_AXES:
+    elif _is_one_of(type(axes), (list, tuple)) and len(axes) <= MAX_AXES:
         flat = []
         for item in axes:  # a row of a grid: one level, read by len, never by NumPy
-            if type(item) in (list, tuple) and len(item) <= MAX_AXES:
+            if _is_one_of(type(item), (list, tuple)) and len(item) <= MAX_AXES:
                 flat.extend(item)
             elif type(item) is np.ndarray and item.dtype == object and item.size <= MAX_AXES:
                 flat.extend(item.flat)
@@ -311,7 +329,8 @@ def _check_color(color: Any, name: str) -> str:
 
 
 def _labels(labels: Any, n: int, name: str) -> list[str]:
-    if type(labels) not in (list, tuple):  # a plain list or tuple: a subclass's own len or items are not trusted
+    # a plain list or tuple: a subclass's own len or items are not trusted
+    if not _is_one_of(type(labels), (list, tuple)):
         raise TypeError(f"{name} must be a sequence of str (a list or tuple), got {_describe(labels)}")
     if len(labels) != n:
         raise ValueError(f"{name} must have one entry per value ({n}), got {len(labels)}")
@@ -606,7 +625,8 @@ def arrows(
     if len(v) > MAX_ARROWS:
         raise ValueError(f"vectors must hold at most {MAX_ARROWS} arrows to be told apart, got {len(v):,}")
     for name, texts in (("labels", labels), ("colors", colors)):
-        if type(texts) not in (list, tuple):  # a plain list or tuple: a subclass's own len or items are not trusted
+        # a plain list or tuple: a subclass's own len or items are not trusted
+        if not _is_one_of(type(texts), (list, tuple)):
             raise TypeError(f"{name} must be a sequence of str (a list or tuple), got {_describe(texts)}")
     if len(labels) > len(v):  # sizes first: no item is read from a sequence longer than the arrows
         raise ValueError(f"labels must name at most one arrow each ({len(v)}), got {len(labels)}")
@@ -620,6 +640,7 @@ def arrows(
     labels = [_check_label(t, "labels") for t in labels]
     colors = [_check_color(c, "colors") for c in colors]
     ax = _ax(ax)
+    _equal_aspect(ax, "ax")
     lim = limit if limit is not None else 1.15 * float(np.abs(v).max() or 1.0)
     with style():
         # angles/scale_units/scale = "xy"/"xy"/1: an arrow's length is its length in data units.
@@ -634,7 +655,6 @@ def arrows(
             scale=1,
             width=0.012,
         )
-        ax.set_aspect("equal")
         ax.set_xlim(-lim, lim)
         ax.set_ylim(-lim, lim)
         ax.axhline(0, color=GREY, linewidth=0.8)
@@ -723,7 +743,7 @@ def curve(x: Any, y: Any, ax: Axes | None = None, *, label: str | None = None, c
         elif key in CURVE_COLOR_KEYWORDS:
             kw[key] = _check_color(value, key)
         else:  # a width or a marker size: a few points, not 1e308 of them
-            if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            if isinstance(value, (bool, np.bool_)) or not is_a(value, numbers.Real):
                 raise TypeError(f"{key} must be a number, got {_describe(value)}")
             kw[key] = number = check_real(value, key)
             if key == "alpha" and not 0 <= number <= 1:

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import _describe, as_array, short_repr
+from ._validation import _describe, _is_one_of, as_array, short_repr
 from .budget import param_count
 from .geometry import angle_deg
 from .grads import tied_grad
@@ -380,14 +380,14 @@ def _plain(x: Any, kind: str) -> np.ndarray | None:
     answer itself holds.
     """
     try:
-        if type(x) in (list, tuple):
+        if _is_one_of(type(x), (list, tuple)):
             x = as_array(x, "the answer", "numbers")
         if type(x) is np.ndarray:
             if x.dtype.kind not in "fiu":
                 return None
         elif kind == "int" and (type(x) is int or _isa(x, np.integer)):
             return None  # counts are compared exactly, as Python ints
-        elif type(x) in (int, float) or type(x) in _NUMPY_REALS:
+        elif _is_one_of(type(x), (int, float)) or _is_one_of(type(x), _NUMPY_REALS):
             x = np.asarray(x)
         else:
             return None
@@ -415,7 +415,7 @@ def _difference(expected: Any, got: Any, spec: _Spec) -> str | None:
         return None if count == expected else "a different count"
     if _isa(got, np.ndarray) and type(got) is not np.ndarray:
         return f"expected a plain NumPy array, got {_kind_of(got)}"
-    if type(got) in (list, tuple) or type(got) is np.ndarray:
+    if _is_one_of(type(got), (list, tuple)) or type(got) is np.ndarray:
         shape = _shape(got)
         if shape is not None and shape != np.shape(expected):
             return f"shape {shape}, expected {np.shape(expected)}"
@@ -453,7 +453,7 @@ def _count(x: Any) -> int | None:
     """A whole number as a Python int: an int, a NumPy integer or a 0-d integer array; None for anything else."""
     if type(x) is int:
         return x
-    if type(x) in _NUMPY_INTS:
+    if _is_one_of(type(x), _NUMPY_INTS):
         return int(np.asarray(x).item())
     if type(x) is np.ndarray and x.ndim == 0 and x.dtype.type in _NUMPY_INTS:
         return int(x.item())
@@ -497,7 +497,11 @@ def _kind_of(x: Any) -> str:
     try:
         if issubclass(kind, np.ndarray):
             return f"{_cut(_name_of(kind), 30)} of dtype {_cut(str(x.dtype), 30)} and shape {x.shape}"
-        if kind in (int, float, bool, complex, str) or kind in _NUMPY_REALS or kind in (np.bool_, np.complex128):
+        if (
+            _is_one_of(kind, (int, float, bool, complex, str))
+            or _is_one_of(kind, _NUMPY_REALS)
+            or _is_one_of(kind, (np.bool_, np.complex128))
+        ):
             return f"{_name_of(kind)} {_cut(repr(x), 40)}"
     except KeyboardInterrupt:  # the reader's own stop passes through
         raise
@@ -573,9 +577,9 @@ def _show_outcome(outcome: _Outcome) -> str:
     value = outcome.value
     if value is None:
         return "None"
-    if type(value) in (int, float) or type(value) in _NUMPY_REALS:
+    if _is_one_of(type(value), (int, float)) or _is_one_of(type(value), _NUMPY_REALS):
         return _cut(repr(value) if type(value) is float else _show(value), 60)
-    shown = _plain(value, "array") if type(value) in (list, tuple, np.ndarray) else None
+    shown = _plain(value, "array") if _is_one_of(type(value), (list, tuple, np.ndarray)) else None
     if shown is not None and shown.size <= 100:
         text = _show(np.asarray(value) if type(value) is not np.ndarray else value)
         return text if type(value) is np.ndarray else f"{_a(_name_of(type(value)))}, as an " + text

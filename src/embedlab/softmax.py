@@ -19,6 +19,7 @@ from ._validation import (
     check_nbytes,
     check_size,
     compact,
+    is_a,
     object_ints,
     passed_ints,
     raise_big_ints,
@@ -60,7 +61,7 @@ def _int_logits_shifted(z: Any, name: str, axis: Any) -> Any:
     check_nbytes((3, *arr.shape), np.float64, name)  # the differences, in two steps, and the floats
     if arr.dtype.kind == "O":
         values = compact(arr)  # a broadcast is worked on its own data, then broadcast again
-        if not all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) for v in values.ravel()):
+        if not all(is_a(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) for v in values.ravel()):
             return arr  # not all integers: refused, as every other object array, by check_float_array
         try:
             return np.broadcast_to(_int_logits_shifted(object_ints(values, name), name, axis), arr.shape)
@@ -354,7 +355,7 @@ def saturation_prob(t: Any, n_others: int = 3) -> Any:
         t = raw.astype(np.float64)
     elif raw.dtype.kind == "O" and raw.size:
         data = compact(raw)
-        if all(isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_)) for x in data.ravel()):
+        if all(is_a(x, numbers.Real) and not isinstance(x, (bool, np.bool_)) for x in data.ravel()):
             check_nbytes(raw.shape, np.float64, "t")
             floats = np.array([_real_to_float(x) for x in data.ravel()], dtype=np.float64).reshape(data.shape)
             t = np.broadcast_to(floats, raw.shape) if floats.shape != raw.shape else floats

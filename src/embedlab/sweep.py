@@ -41,12 +41,14 @@ import numpy as np
 
 from ._validation import (
     _describe,
+    _is_one_of,
     check_flag,
     check_float_array,
     check_size,
     exact_int,
     exact_key,
     exact_real,
+    is_a,
     plain_str,
     short_repr,
     type_name,
@@ -110,7 +112,7 @@ class Point(NamedTuple):
 
 def _items(values: Any, name: str, what: str) -> Iterable[Any]:
     """Iterate ``values`` lazily (a huge range is refused by its length, not listed), or refuse it by name."""
-    if isinstance(values, (str, bytes, dict)) or not isinstance(values, Iterable):
+    if isinstance(values, (str, bytes, dict)) or not is_a(values, Iterable):
         raise TypeError(f"{name} must be a sequence of {what}, got {short_repr(values)}")
     if isinstance(values, np.ndarray) and values.ndim != 1:
         raise TypeError(f"{name} must be a sequence of {what}, got an array of shape {values.shape}")
@@ -123,7 +125,7 @@ def _items(values: Any, name: str, what: str) -> Iterable[Any]:
 def _int_grid(values: Any, name: str, *, positive: bool = True, most: int | None = None) -> tuple[int, ...]:
     out = []
     for v in _items(values, name, "ints"):
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        if isinstance(v, bool) or not is_a(v, numbers.Integral):
             raise TypeError(f"{name} must hold ints, got {short_repr(v)}")
         v = exact_int(v, name)
         if v < (1 if positive else 0):
@@ -190,7 +192,7 @@ class SweepSpec:
         set_("hidden", hidden)
         lrs = []
         for lr in _items(self.lrs, "lrs", "positive numbers"):
-            if isinstance(lr, bool) or not isinstance(lr, numbers.Real):
+            if isinstance(lr, bool) or not is_a(lr, numbers.Real):
                 raise TypeError(f"lrs must hold positive numbers, got {short_repr(lr)}")
             lr = exact_real(lr, "lrs")
             try:
@@ -308,7 +310,7 @@ def run_point(point: Any, spec: SweepSpec | None = None) -> dict[str, Any]:
     point = Point(*point)
     kinds = (numbers.Integral, numbers.Integral, numbers.Integral, bool, str, numbers.Real, numbers.Integral)
     for name, value, kind in zip(Point._fields, point, kinds, strict=True):
-        if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+        if not is_a(value, kind) or (kind is not bool and isinstance(value, bool)):
             raise TypeError(f"point must be a Point of plain values; its {name} is {short_repr(value)}")
     # plain Python values in the record, each read by the value it holds (a subclass's own int() never runs)
     point = Point(
@@ -369,7 +371,7 @@ def t_quantile(p: float, df: int) -> float:
     >>> round(t_quantile(0.975, 1), 4)  # Cauchy: tan(0.475 pi)
     12.7062
     """
-    if isinstance(p, bool) or not isinstance(p, numbers.Real):
+    if isinstance(p, bool) or not is_a(p, numbers.Real):
         raise TypeError(f"p must be a real number in (0.5, {P_MAX}], got {short_repr(p)}")
     p = exact_real(p, "p")
     if not 0.5 < p <= P_MAX:
@@ -421,7 +423,7 @@ def t_interval(values: Any, level: float = 0.95) -> tuple[float, float, float]:
         x = x.astype(np.float64)  # float16 compared and summed in float64
     if not np.all(np.isfinite(x)) or np.abs(x).max() > 1e150:
         raise ValueError("values must be finite, and at most 1e150 in size (their squares must fit a float64)")
-    if isinstance(level, bool) or not isinstance(level, numbers.Real):
+    if isinstance(level, bool) or not is_a(level, numbers.Real):
         raise TypeError(f"level must be a real number in [0.01, {2 * P_MAX - 1:.4f}], got {short_repr(level)}")
     level = exact_real(level, "level")
     if not 0.01 <= level <= 2 * P_MAX - 1:
@@ -445,7 +447,7 @@ def _listed(value: Any, allowed: tuple[Any, ...], name: str) -> Any:
     The element of exactly its value wins; failing that, a NumPy float matches the one element that
     rounds to it in its dtype (a float32 0.00125 is the listed 0.00125), never one of several.
     """
-    if not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_)):
+    if not is_a(value, numbers.Real) or isinstance(value, (bool, np.bool_)):
         return None
     plain = exact_real(value, name)
     exact = exact_key(plain)  # its exact value first: NumPy's == rounds a listed value to the given dtype
@@ -525,7 +527,7 @@ class Sweep:
             for key in RECORD_KEYS:
                 v = r[key]
                 items = v if type(v) is list else [v]
-                odd = next((x for x in items if type(x) not in (int, float, bool, str)), None)
+                odd = next((x for x in items if not _is_one_of(type(x), (int, float, bool, str))), None)
                 if odd is not None or (key == "valid_curve" and type(v) is not list):
                     raise TypeError(
                         f"records must hold plain numbers, bools and str (a list for valid_curve); "
@@ -696,7 +698,7 @@ def run_sweep(
         if type(r) is not dict:
             raise TypeError(f"map_fn must return run_point's records (dicts); record {i} is {type_name(r)}")
         seconds = r.get("seconds", 0.0)
-        if type(seconds) not in (int, float):  # plain numbers, as run_point writes them
+        if not _is_one_of(type(seconds), (int, float)):  # plain numbers, as run_point writes them
             raise TypeError(
                 f"map_fn must return records whose seconds are plain numbers; record {i} has {_describe(seconds)}"
             )
@@ -736,7 +738,7 @@ def _plain_json(x: Any) -> str:
         v, depth = stack.pop()
         if depth > 20:
             return "size"
-        if type(v) in (dict, list):
+        if _is_one_of(type(v), (dict, list)):
             seen += len(v)  # a container's values counted before any is stacked: a wide list allocates nothing
             if seen > MAX_META_NODES:
                 return "size"
@@ -746,7 +748,7 @@ def _plain_json(x: Any) -> str:
             stack.extend((c, depth + 1) for c in v.values())
         elif type(v) is list:
             stack.extend((c, depth + 1) for c in v)
-        elif not (type(v) in (str, bool, int, float) or v is None):
+        elif not (_is_one_of(type(v), (str, bool, int, float)) or v is None):
             return "type"
         elif type(v) is float and not math.isfinite(v):  # JSON has no NaN or infinity
             return "type"

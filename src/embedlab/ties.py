@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.lib.array_utils import byte_bounds
 
-from ._validation import _describe, check_flag, short_repr, type_name
+from ._validation import _describe, check_flag, is_a, short_repr, type_name
 
 __all__ = [
     "MAX_NAMES",
@@ -44,7 +44,7 @@ _MAX_WORK = 100_000
 
 
 def _check_named(named: Any) -> list[tuple[str, np.ndarray]]:
-    if not isinstance(named, Mapping):
+    if not is_a(named, Mapping):
         raise TypeError(f"named must be a mapping of names to NumPy arrays (a dict), got {_describe(named)}")
     try:
         size = len(named)

@@ -27,6 +27,7 @@ import numpy as np
 
 from ._validation import (
     _describe,
+    _is_one_of,
     as_array,
     check_choice,
     check_finite,
@@ -40,6 +41,7 @@ from ._validation import (
     compact,
     exact_int,
     exact_real,
+    is_a,
     plain_str,
     short_repr,
     type_name,
@@ -523,7 +525,7 @@ def _check_optimizer(optimizer: Any, weight_decay: Any) -> tuple[str, float]:
             "weight_decay is AdamW's (optimizer='adamw'); "
             f"got weight_decay={short_repr(weight_decay)} with {optimizer!r}"
         )
-    if isinstance(weight_decay, bool) or not isinstance(weight_decay, numbers.Real):
+    if isinstance(weight_decay, bool) or not is_a(weight_decay, numbers.Real):
         raise TypeError(f"weight_decay must be a real number in [0, 1), got {type_name(weight_decay)}")
     weight_decay = exact_real(weight_decay, "weight_decay")
     if not 0 <= weight_decay < 1:
@@ -536,7 +538,7 @@ _NUMPY_INTS = frozenset(t for t in np.sctypeDict.values() if isinstance(t, type)
 
 def _numpy_type(x: Any) -> bool:
     """Whether ``x``'s class is one of NumPy's own integer types (not a subclass made elsewhere)."""
-    return type(x) in _NUMPY_INTS
+    return _is_one_of(type(x), _NUMPY_INTS)
 
 
 def _plain_dict(d: Any) -> bool:
@@ -547,7 +549,7 @@ def _plain_dict(d: Any) -> bool:
 def _check_seed(seed: Any, name: str = "seed") -> int:
     """A seed: a non-negative int. ``name`` is ``"seeds"`` for one of :func:`compare`'s."""
     must = f"{name} must be a non-negative int" if name == "seed" else f"{name} must hold non-negative ints"
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+    if isinstance(seed, bool) or not is_a(seed, numbers.Integral):
         raise TypeError(f"{must}, got {type_name(seed)} {short_repr(seed)}")
     seed = exact_int(seed, name)
     if seed < 0:
@@ -556,7 +558,7 @@ def _check_seed(seed: Any, name: str = "seed") -> int:
 
 
 def _check_positive_float(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if isinstance(value, bool) or not is_a(value, numbers.Real):
         raise TypeError(f"{name} must be a positive real number, got {_describe(value)}")
     value = exact_real(value, name)
     try:
@@ -1281,7 +1283,7 @@ def compare(
     0.0
     """
     if (
-        isinstance(seeds, (numbers.Number, str, bytes, dict))
+        is_a(seeds, (numbers.Number, str, bytes, dict))
         or not hasattr(seeds, "__iter__")
         or (isinstance(seeds, np.ndarray) and seeds.ndim != 1)
     ):
@@ -1469,13 +1471,13 @@ def class_cosine(E: Any, classes: Any, ids: Any = None) -> tuple[float, float]:
         raise ValueError(f"classes must have shape ({E.shape[0]},), one label per row of E, got {classes.shape}")
     if classes.dtype.kind not in "iuUO":  # labels are compared for equality: a float NaN would differ from itself
         raise TypeError(f"classes must hold str or int labels, got an array of {classes.dtype}")
-    if classes.dtype == object or type(given) in (list, tuple):
+    if classes.dtype == object or _is_one_of(type(given), (list, tuple)):
         # Labels compared with ==: plain str or int (NumPy's own too), so no label's own == runs; and of one
         # kind, for NumPy would turn [1, "1"] into two equal strings.
-        items = given if type(given) in (list, tuple) else classes.tolist()
+        items = given if _is_one_of(type(given), (list, tuple)) else classes.tolist()
         texts = 0
         for c in items:
-            if type(c) not in (str, int, np.str_) and not (isinstance(c, np.integer) and _numpy_type(c)):
+            if not _is_one_of(type(c), (str, int, np.str_)) and not (isinstance(c, np.integer) and _numpy_type(c)):
                 raise TypeError(f"classes must hold str or int labels, got an item {_describe(c)}")
             texts += isinstance(c, str)
         if 0 < texts < len(items):

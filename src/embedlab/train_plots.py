@@ -26,6 +26,7 @@ from ._validation import (
     check_nbytes,
     check_real,
     exact_int,
+    is_a,
     plain_str,
     short_repr,
     type_name,
@@ -135,7 +136,7 @@ def loss_curves(
     which = check_choice(which, "which", ("valid", "train"))
     names = _check_names(res, names)
     if zoom is not None:
-        if isinstance(zoom, (bool, np.bool_)) or not isinstance(zoom, numbers.Real):
+        if isinstance(zoom, (bool, np.bool_)) or not is_a(zoom, numbers.Real):
             raise TypeError(f"zoom must be a positive number of nats or None, got {_describe(zoom)}")
         _no_false_class(zoom, "zoom")
         zoom = _plain_real(zoom, "zoom")
@@ -242,6 +243,7 @@ def geometry_scatter(
             raise ValueError(f"limit must be positive and at most 1e300, got {short_repr(limit)}")
     title = _check_label(title, "title")
     ax = _ax(ax, (5.0, 4.2))
+    plots._equal_aspect(ax, "ax")
     out = {}
     with style():
         extra = [str(c) for c in dict.fromkeys(classes.tolist()) if c not in CLASS_STYLE]  # drawn as grey crosses
@@ -255,7 +257,6 @@ def geometry_scatter(
         lim = limit if limit is not None else 1.1 * float(np.abs(coords).max() or 1.0)
         ax.set_xlim(-lim, lim)
         ax.set_ylim(-lim, lim)
-        ax.set_aspect("equal")
         ax.set_xlabel("principal axis 1")
         ax.set_ylabel("principal axis 2")
         ax.set_title(title)
@@ -346,7 +347,7 @@ def training_explorer(res: CompareResult, name: str = "tied", seed_index: int = 
     if not isinstance(name, str) or plain_str(name) not in res.runs:
         raise ValueError(f"name must be one of {sorted(res.runs)}, got {short_repr(name)}")
     name = plain_str(name)
-    if isinstance(seed_index, bool) or not isinstance(seed_index, numbers.Integral):
+    if isinstance(seed_index, bool) or not is_a(seed_index, numbers.Integral):
         raise TypeError(f"seed_index must be an int, got {type_name(seed_index)}")
     seed_index = exact_int(seed_index, "seed_index")
     if not 0 <= seed_index < len(res.seeds):

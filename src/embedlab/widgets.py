@@ -51,6 +51,7 @@ from . import display
 from ._validation import (
     _EXACT_NUMBERS,
     _describe,
+    _is_one_of,
     _no_false_class,
     check_format,
     check_real,
@@ -58,6 +59,7 @@ from ._validation import (
     exact_int,
     exact_key,
     exact_real,
+    is_a,
     plain_str,
     range_len,
     short_repr,
@@ -151,7 +153,7 @@ class Control:
             raise ValueError(
                 f"name of a control must be a Python identifier (a keyword of update), got {short_repr(self.name)}"
             )
-        if isinstance(self.values, (str, bytes)) or not isinstance(self.values, Iterable):
+        if isinstance(self.values, (str, bytes)) or not is_a(self.values, Iterable):
             raise TypeError(f"values of control {self.name!r} must be a sequence, got {_describe(self.values)}")
         try:  # before building a tuple; a range longer than sys.maxsize too
             size = range_len(self.values) if isinstance(self.values, range) else len(self.values)
@@ -285,7 +287,7 @@ class Control:
 
     def _format(self, v: Any) -> str:
         """``v`` as fmt shows it, or a ValueError or TypeError naming fmt (a callable fmt may fail at any time)."""
-        if isinstance(self.fmt, str) and type(v) in (np.longdouble, np.clongdouble):
+        if isinstance(self.fmt, str) and _is_one_of(type(v), (np.longdouble, np.clongdouble)):
             # A format string reads a longdouble as a float64 (a complex one as a complex128): beyond float64's
             # range it would show inf or 0, with a warning.
             parts = (v.real, v.imag) if type(v) is np.clongdouble else (v,)
@@ -416,12 +418,12 @@ def float_range(start: float, stop: float, step: float, digits: int = 6) -> tupl
     start = check_real(start, "start")
     stop = check_real(stop, "stop")
     step = check_real(step, "step")
-    if start == stop and all(isinstance(x, numbers.Integral) for x in given) and int(given[0]) != int(given[1]):
+    if start == stop and all(is_a(x, numbers.Integral) for x in given) and int(given[0]) != int(given[1]):
         raise ValueError(
             f"start and stop must be distinct as float64s: {short_repr(given[0])} and {short_repr(given[1])} "
             f"are both {start:g}"
         )
-    if isinstance(digits, (bool, np.bool_)) or not isinstance(digits, numbers.Integral):
+    if isinstance(digits, (bool, np.bool_)) or not is_a(digits, numbers.Integral):
         raise TypeError(f"digits must be an int, got {_describe(digits)}")
     digits = exact_int(digits, "digits")
     if not 0 <= digits <= MAX_DIGITS:
@@ -721,7 +723,7 @@ class Explorer:
         title = plain_str(title)  # the text it holds
         if len(title) > 1000:
             raise ValueError(f"title must be at most 1,000 characters, got {len(title):,}")
-        if type(controls) not in (list, tuple):  # a plain list or tuple: a subclass's own iterator never runs
+        if not _is_one_of(type(controls), (list, tuple)):  # a plain list or tuple: a subclass's own iterator never runs
             raise TypeError(f"controls must be a list or tuple of Control, got {_describe(controls)}")
         self.title = title
         try:
@@ -746,14 +748,19 @@ class Explorer:
                 f"controls would need {n_frames:,} pre-rendered frames for the static book, more than {MAX_FRAMES:,}; "
                 "raise static_every on some controls"
             )
-        if not callable(setup):
-            raise TypeError(f"setup must be a callable setup(fig, axes) -> (update, artists), got {_describe(setup)}")
+        if not callable(setup) or isinstance(setup, type):  # a class makes an object, not (update, artists)
+            raise TypeError(f"setup must be a function setup(fig, axes) -> (update, artists), got {_describe(setup)}")
         try:
             inspect.signature(setup).bind(None, None)
         except TypeError:
             raise TypeError(f"setup must accept two arguments, setup(fig, axes), got {_describe(setup)}") from None
         except ValueError:  # some builtins have no signature to inspect: let the call decide
             pass
+        except Exception as exc:  # a callable whose own __signature__ or attributes fail
+            raise TypeError(
+                f"setup must be a function setup(fig, axes), got {_describe(setup)}, whose signature cannot be read "
+                f"({type_name(exc)})"
+            ) from None
         size = display.check_figsize(figsize, "figsize")  # a pair of inches: a tuple, list or 1-D array
         fitted = display.fitted_size(size)
         if fitted[1] * display.DPI < 2:  # laid out at the book's width: under a CSS pixel tall
@@ -761,7 +768,7 @@ class Explorer:
                 f"figsize must not be so wide for its height that the figure, laid out {display.FIGURE_WIDTH:g} "
                 f"inches wide, is under one CSS pixel tall; got {short_repr(figsize)}"
             )
-        if isinstance(ncols, (bool, np.bool_)) or not isinstance(ncols, numbers.Integral):
+        if isinstance(ncols, (bool, np.bool_)) or not is_a(ncols, numbers.Integral):
             raise TypeError(f"ncols must be a positive int, got {_describe(ncols)}")
         ncols = exact_int(ncols, "ncols")
         if not 1 <= ncols <= 16:
@@ -780,10 +787,10 @@ class Explorer:
             _close_coroutine(made)
             raise TypeError(f"setup must return a pair (update, artists) with update callable, got {_describe(made)}")
         self._update, dynamic = made
-        if isinstance(dynamic, (str, bytes)) or not isinstance(dynamic, Iterable):
+        if isinstance(dynamic, (str, bytes)) or not is_a(dynamic, Iterable):
             _close_coroutine(dynamic)
             raise TypeError(f"setup must return a sequence of artists as its second item, got {_describe(dynamic)}")
-        if type(dynamic) not in (list, tuple):
+        if not _is_one_of(type(dynamic), (list, tuple)):
             raise TypeError(
                 f"setup must return a list or tuple of artists as its second item, got {_describe(dynamic)}"
             )
@@ -1185,7 +1192,7 @@ def _check_colors(colors: Any, name: str) -> int | None:
     """None (full colour) or a palette size in [2, 256]."""
     if colors is None:
         return None
-    if isinstance(colors, (bool, np.bool_)) or not isinstance(colors, numbers.Integral):
+    if isinstance(colors, (bool, np.bool_)) or not is_a(colors, numbers.Integral):
         raise TypeError(f"{name} must be None or an int in [2, 256], got {_describe(colors)}")
     colors = exact_int(colors, name)
     if not 2 <= colors <= 256:
@@ -1195,7 +1202,7 @@ def _check_colors(colors: Any, name: str) -> int | None:
 
 def _in_float64(x: Any) -> bool:
     """Whether float64 holds ``x`` exactly enough to compare: a float64 or narrower, or an int within 2**53."""
-    if isinstance(x, numbers.Integral):
+    if is_a(x, numbers.Integral):
         return abs(int(x)) <= 2**53
     return type(x) is not np.longdouble and math.isfinite(_as_float(x))
 
@@ -1213,9 +1220,9 @@ def _unequal_pair(others: list[Any], values: tuple[Any, ...]) -> tuple[Any, Any,
                 for x, y in ((a, b), (b, a)):
                     try:
                         same = x == y
-                        if type(same) in (bool, np.bool_) and not same:
+                        if _is_one_of(type(same), (bool, np.bool_)) and not same:
                             continue
-                        what = "True" if type(same) in (bool, np.bool_) else f"a {type_name(same)}"
+                        what = "True" if _is_one_of(type(same), (bool, np.bool_)) else f"a {type_name(same)}"
                     except (KeyboardInterrupt, SystemExit):  # the reader's own stop: theirs
                         raise
                     except BaseException as exc:  # GeneratorExit, or a BaseException of the caller's own
@@ -1243,7 +1250,7 @@ def _same(x: Any, y: Any) -> bool:
 
 def _exact(x: Any) -> Fraction:
     """The exact value of a finite real number (an int, a float, a NumPy scalar of any width)."""
-    if isinstance(x, numbers.Integral):
+    if is_a(x, numbers.Integral):
         return Fraction(int(x))
     return Fraction(*x.as_integer_ratio())
 
@@ -1268,8 +1275,10 @@ def _numpy_equal_pair(values: tuple[Any, ...]) -> tuple[Any, Any] | None:
     values differ (``np.float32(0.1) == 0.1``: the Python number is rounded to the NumPy value's dtype), or None."""
     # A NumPy int beside an inexact value is read in the dtype NumPy's == promotes the two to (float64 for an
     # int64 beside a float32 or a Python float): np.int64(2**53 + 1) == np.float32(2**53)
-    int_kinds = {type(v) for v in values if type(v) in _INT_NUMPY}
-    inexact_kinds = {type(v) for v in values if type(v) in _INEXACT_NUMPY or type(v) in (float, complex)}
+    int_kinds = {type(v) for v in values if _is_one_of(type(v), _INT_NUMPY)}
+    inexact_kinds = {
+        type(v) for v in values if _is_one_of(type(v), _INEXACT_NUMPY) or _is_one_of(type(v), (float, complex))
+    }
     for fkind in inexact_kinds:
         for ikind in int_kinds:
             common = np.result_type(ikind, fkind).type  # Python's float and complex: float64 and complex128
@@ -1280,8 +1289,8 @@ def _numpy_equal_pair(values: tuple[Any, ...]) -> tuple[Any, Any] | None:
                         key = exact_key(common(v))  # rounded, or inf beyond the dtype's range (no key)
                         if key is not None and key in listed and exact_key(listed[key]) != exact_key(v):
                             return v, listed[key]
-    python = [v for v in values if type(v) in (int, float, complex)]
-    kinds = {type(v) for v in values if type(v) in _INEXACT_NUMPY}
+    python = [v for v in values if _is_one_of(type(v), (int, float, complex))]
+    kinds = {type(v) for v in values if _is_one_of(type(v), _INEXACT_NUMPY)}
     for kind in kinds:
         listed = {exact_key(v): v for v in values if type(v) is kind}
         for x in python:
@@ -1294,7 +1303,8 @@ def _numpy_equal_pair(values: tuple[Any, ...]) -> tuple[Any, Any] | None:
                 except (TypeError, ValueError):
                     continue
             key = exact_key(rounded)
-            if key is None and type(x) in (int, float):  # beyond the kind's range: NumPy's == warns, overflowing
+            # beyond the kind's range: NumPy's == warns, overflowing
+            if key is None and _is_one_of(type(x), (int, float)):
                 return next(iter(listed.values())), x
             if key in listed and key != exact_key(x):
                 return listed[key], x
@@ -1314,7 +1324,7 @@ def _is_number(x: Any) -> bool:
 
 def _plain(x: Any, name: str) -> Any:
     """A number of a subclass as the plain number it holds; any other value as it is."""
-    if type(x) in _EXACT_NUMBERS:
+    if _is_one_of(type(x), _EXACT_NUMBERS):
         return x
     _no_false_class(x, name)
     # a complex or str of a subclass, whose own == could pick another value: the plain value it holds
