@@ -363,7 +363,7 @@ def bench_library(repeat: int, torch: Any, meta: dict[str, Any]) -> list[Row]:
 
 
 def route(ex: Any) -> str:
-    return "frames in the browser" if ex.framed else "kernel redraw"
+    return "frames in the browser" if ex.framed else "frame drawn by the kernel"
 
 
 def bench_sliders(repeat: int) -> list[Row]:
@@ -372,7 +372,8 @@ def bench_sliders(repeat: int) -> list[Row]:
     A framed explorer's figure does not wait for the kernel (the browser swaps pre-rendered frames);
     its kernel still follows each move, noting the values and the frame's readout (``Explorer._follow``: no
     drawing, which waits until the figure is read), timed here.
-    Every other explorer's figure waits for ``timed_update`` (compute, redraw, PNG encode).
+    Every other explorer's view is fetched: a move to a frame the page lacks waits for ``timed_update``
+    (compute, the moving artists drawn alone, PNG encode of that layer).
     """
     rows: list[Row] = []
     kernel_moves: list[float] = []  # the moves whose figure waits for the kernel, and their naive baseline
@@ -458,9 +459,9 @@ def simulate_drag(handle: Callable[[Any], Any], positions: list[Any]) -> float:
 def bench_drags(repeat: int) -> list[Row]:
     """A drag of each explorer's first slider across its values: last move to the final figure, in the kernel.
 
-    Measured for the kernel route (``timed_update``) of every explorer, even where the browser
-    shows pre-rendered frames (there the lab test measures the browser's own time), and for the
-    naive route, each under the same moves.
+    Measured for the kernel's share of the live view (``timed_update``: a frame drawn and encoded
+    where the view is fetched, the values noted where the browser holds every frame; the lab test
+    measures the browser's own time), and for the naive route, each under the same moves.
     """
     rows = []
     for name in EXPLORERS:
@@ -480,9 +481,9 @@ def bench_drags(repeat: int) -> list[Row]:
                 "drag",
                 f"`{name}()`: {c.label}, "
                 + (
-                    "kernel redraw (the kernel's share)"
+                    "a frame drawn and encoded per move (the kernel's share)"
                     if not ex.framed
-                    else "kernel route, not used live (the browser swaps frames)"
+                    else "the values noted per move (the browser swaps frames)"
                 ),
                 med,
                 len(mine),
@@ -993,17 +994,19 @@ def markdown(meta: dict[str, Any], rows: list[Row]) -> str:
         "sliders": "**Slider moves in the kernel**: one update of each control over all its values. Where every "
         "value is pre-rendered (frames in the browser) the figure waits for no kernel, which still follows, noting "
         "the values and the frame's readout (the kept figure is drawn only when read), timed here; elsewhere "
-        "(C's explorer) the figure waits for the kernel's work (compute, redraw of the kept figure, PNG encode and "
-        "the HTML sent, as `Explorer.timed_update` times it) and the message round trip, which the JupyterLab "
-        "table below includes. No row here is graded: the goals are the reader's, from key to figure, graded in "
-        "that table; "
+        "(C's explorer) a move to a frame the page lacks waits for the kernel's work (compute, the moving artists "
+        "drawn alone, PNG encode of that layer, as `Explorer.timed_update` times it) and the message round trip, "
+        "which the JupyterLab table below includes; the kernel draws the frames one step away while idle, so a key "
+        "press mostly finds its frame in the page. No row here is graded: the goals are the reader's, from key to "
+        "figure, graded in that table; "
         f"median of every move over {meta['repeat']} sweeps of the values, the naive route over one",
         "drag": "**A drag in the kernel**: 20 moves at 60 per second across the first slider's values, "
         "ipywidgets' throttle modelled (one message in flight, the latest position buffered; the message's round "
         "trip to the browser is left out, so this is the kernel's share), each move's "
-        "kernel work run for real (`Explorer.timed_update`: compute, redraw, PNG encode); time from the last "
-        "move to the end of the final figure's redraw and encode. Only C's explorer takes this route live; the "
-        "others swap pre-rendered frames in the browser. No row here is graded: the goal of 100 ms is from the "
+        "kernel work run for real (`Explorer.timed_update`: compute, the frame drawn and encoded); time from the "
+        "last move to the end of the final frame's encode. Only C's explorer has its frames drawn live; the "
+        "others swap pre-rendered frames in the browser (their rows time the kernel noting the values). No row here "
+        "is graded: the goal of 100 ms is from the "
         "reader's last move to the figure on the screen, graded on the drags of the JupyterLab table below (C's "
         "and F's; the others' browser drags are not measured) "
         f"(median of {meta['repeat']} drags, the naive route of {max(1, meta['repeat'] // 2)})",

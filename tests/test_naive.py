@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from matplotlib.image import imread
 
-from embedlab import explorers
+from embedlab import explorers, widgets
 from embedlab._naive import CHAPTER_EXPLORERS, capture_spec, naive_explorer, naive_move
 
 _IMG = re.compile(
@@ -32,7 +32,9 @@ def test_naive_move_sends_what_the_live_view_sends(name: str) -> None:
     ex, spec = factory(), capture_spec(factory)
     c = ex.controls[0]
     value = c.values[-1]
-    live_picture, live_readout = ex._live_html(ex.update(**{c.name: value}))
+    readout = ex.update(**{c.name: value})
+    live_picture = widgets._img_html(ex.png(), "embedlab-layer", readout, "png")  # the kept figure, drawn
+    live_readout = widgets._readout_html(readout)
     naive_picture, naive_readout = naive_move(spec, {**ex.values, c.name: value})
     assert naive_readout == live_readout
     a, b = _pixels(live_picture), _pixels(naive_picture)

@@ -564,25 +564,85 @@ def test_repr_mimebundle_falls_back_when_widget_fails(monkeypatch):
     assert set(bundle) == {"text/plain", "text/html"}
 
 
-def test_unframed_widget_sliders_drive_the_kernel_figure_and_readout():
-    """Not every value pre-rendered: each move redraws the kept figure in the kernel and sends it."""
+def _over(background: bytes, layer: bytes) -> np.ndarray:
+    """A frame as the page shows it: its layer over the background."""
+    shown = Image.alpha_composite(
+        Image.open(io.BytesIO(background)).convert("RGBA"), Image.open(io.BytesIO(layer)).convert("RGBA")
+    )
+    return np.asarray(shown, dtype=int)
+
+
+def _figure_at(a, b) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(toy_explorer(a=a, b=b).png())).convert("RGBA"), dtype=int)
+
+
+def test_unframed_widget_is_a_fetched_view_sent_each_frame_it_lacks():
+    """Not every value pre-rendered: the view starts with the frame at the sliders, and the kernel sends
+    each frame (its layer and readout) the view lacks, once; over the background it is the figure."""
     pytest.importorskip("ipywidgets")
     ex = toy_explorer(every_b=2)
     assert not ex.framed
     box = ex.widget()
     assert ex.widget() is box  # built once
-    sliders = box.children[: len(ex.controls)]
+    sliders, view = box.children[:2], box.children[2]
+    assert len(box.children) == 3 and view.fetched
     assert [s.description for s in sliders] == ["height a", "point b"]
     assert [s.value for s in sliders] == [1, 0.5]
     assert list(sliders[0].options) == [("a=0", 0), ("a=1", 1), ("a=2", 2), ("a=3", 3)]
-    image, readout = box.children[-2], box.children[-1]
-    first = _img_of(image, "embedlab-layer", "png")
-    sliders[0].value = 3
-    assert ex.values["a"] == 3
-    assert _img_of(image, "embedlab-layer", "png") != first
-    np.testing.assert_array_equal(decode(_img_of(image, "embedlab-layer", "png")), decode(ex.png()))
-    assert 'alt="a = 3, b = +0.5 &amp; &lt;ok&gt;"' in image.value  # the figure says what it shows
-    assert readout.value == '<p class="embedlab-readout">a = 3, b = +0.5 &amp; &lt;ok&gt;</p>'
+    assert view.sizes == [len(A_VALUES), len(B_VALUES)] and [view.p0, view.p1] == [1, 2]
+    assert view.first == 1 * len(B_VALUES) + 2 and view.texts == ["a = 1, b = +0.5 & <ok>"]
+    assert np.abs(_over(view.background, view.frames[0]) - _figure_at(1, 0.5)).max() <= 3
+    sent = []
+    view.send = lambda content, buffers=None: sent.append((content, buffers))
+    sliders[0].value = 3  # the slider's own message: the kernel follows, and sends the frame the view lacks
+    assert ex.values["a"] == 3 and ex.readout == "a = 3, b = +0.5 & <ok>"
+    k = 3 * len(B_VALUES) + 2
+    assert [c for c, _ in sent] == [{"frame": k, "text": "a = 3, b = +0.5 & <ok>"}]
+    assert np.abs(_over(view.background, sent[0][1][0]) - _figure_at(3, 0.5)).max() <= 3
+    np.testing.assert_array_equal(decode(ex.png()), decode(toy_explorer(a=3, b=0.5).png()))
+    ex._on_view_msg(view, {"at": k, "from": view.first, "missing": False}, [])  # the view's word: it has it
+    assert len(sent) == 1  # not sent again (outside a kernel's event loop nothing is drawn ahead)
+    ex._on_view_msg(view, {"at": k, "from": -1, "missing": True}, [])  # a view shown again lacks it
+    assert [c["frame"] for c, _ in sent] == [k, k]
+    for odd in ({"at": 10**6}, {"at": "3"}, {"at": True}, "junk", {"at": -1}):  # the page's own script only
+        ex._on_view_msg(view, odd, [])
+    assert len(sent) == 2
+    ex.update(b_=-1.0)  # from code: the sliders move, and the view is sent the frame
+    assert [s.value for s in sliders] == [3, -1.0]
+    assert sent[-1][0] == {"frame": 3 * len(B_VALUES) + 0, "text": "a = 3, b = -1.0 & <ok>"}
+
+
+def test_fetched_view_draws_the_frames_next_to_a_move_while_the_kernel_is_idle():
+    """After a move, the kernel sends the frames one step away, the moved slider's next two in its
+    direction first, one per turn of its event loop; a later move stops that round."""
+    import asyncio
+
+    pytest.importorskip("ipywidgets")
+    ex = toy_explorer(every_b=2)
+    view = ex.widget().children[2]
+    sent = []
+    view.send = lambda content, buffers=None: sent.append(content["frame"])
+    n_b = len(B_VALUES)
+    here, came = 1 * n_b + 1, 1 * n_b + 2  # b moved down one step, from position 2 to 1
+
+    async def moves(second: bool) -> None:
+        ex._on_view_msg(view, {"at": here, "from": came, "missing": True}, [])
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        if second:  # a move after two frames: the first round stops, the new one starts
+            ex._on_view_msg(view, {"at": 2 * n_b + 1, "from": here, "missing": False}, [])
+        for _ in range(20):
+            await asyncio.sleep(0)
+
+    asyncio.run(moves(second=False))
+    # b's position 0 next (its direction), then a's 2 and 0; b's 2 is the frame the view came from
+    assert sent == [here, 1 * n_b + 0, 2 * n_b + 1, 0 * n_b + 1]
+    sent.clear()
+    ex._sent.clear()
+    asyncio.run(moves(second=True))
+    assert sent[:2] == [here, 1 * n_b + 0]  # the first round, stopped by the second move
+    assert 2 * n_b + 1 in sent and 0 * n_b + 1 not in sent[:3]
+    assert all(0 <= k < len(A_VALUES) * n_b for k in sent)
 
 
 def _img_of(html_widget, cls, kind="webp"):

@@ -26,7 +26,9 @@ dtype policy (the README's "dtype policy" section)
 
 from __future__ import annotations
 
+import abc
 import decimal
+import enum
 import itertools
 import math
 import numbers
@@ -114,37 +116,53 @@ def _is_one_of(kind: type, types: tuple[type, ...]) -> bool:
     return any(kind is t for t in types)
 
 
-def compares_its_classes(kind: type) -> bool:
-    """Whether the metaclass of ``kind`` redefines ``==``, ``!=`` or ``hash``.
+def odd_metaclass(kind: type) -> bool:
+    """Whether the metaclass of ``kind`` redefines how classes compare, hash or answer attribute lookups.
 
-    ``is_a(x, numbers.Real)`` hashes ``type(x)`` (an abstract class keeps a cache of the
-    classes it has seen), and ``type(x) in (list, tuple)`` compares it: for such a class either
-    runs the caller's metaclass code, which may raise anything.
+    ``isinstance(x, numbers.Real)`` hashes ``type(x)`` (an abstract class keeps a cache of the
+    classes it has seen) and may read its ``__mro__``; ``type(x) in (list, tuple)`` compares it;
+    ``type(x).__name__`` looks it up. For such a class each runs the caller's metaclass code, which
+    may raise anything. Python's own metaclasses (``type``, ``ABCMeta``, ``EnumType``) and NumPy's
+    are trusted.
     """
     meta = type(kind)
-    if meta is type:
+    if _is_trusted_meta(meta):
         return False
-    mro = _TYPE_MRO.__get__(meta) if issubclass(meta, type) else (meta,)
-    return any(name in _TYPE_DICT.__get__(k) for k in mro if k is not type and k is not object for name in _COMPARISONS)
+    return any(
+        name in _TYPE_DICT.__get__(k)
+        for k in _TYPE_MRO.__get__(meta)
+        if not _is_trusted_meta(k) and k is not object
+        for name in _META_LOOKUPS
+    )
 
 
-_COMPARISONS = ("__eq__", "__ne__", "__hash__")
+def _is_trusted_meta(meta: type) -> bool:
+    return any(meta is m for m in _TRUSTED_METAS)
+
+
+_META_LOOKUPS = (
+    "__eq__", "__ne__", "__hash__", "__getattribute__", "__getattr__", "__mro__", "mro", "__dict__", "__name__",
+    "__qualname__", "__module__", "__bases__", "__class__", "__instancecheck__", "__subclasscheck__",
+)  # fmt: skip
+_TRUSTED_METAS = (type, abc.ABCMeta, enum.EnumType, type(type(np.dtype("f8"))))
 
 
 def is_a(x: Any, types: Any) -> bool:
     """``isinstance(x, types)`` for abstract types (``numbers.Real``), False for an object whose
-    class's metaclass redefines == or hash (the check would run that code)."""
-    return not compares_its_classes(type(x)) and isinstance(x, types)
+    class's metaclass redefines comparisons or lookups (:func:`odd_metaclass`: the check would run that code)."""
+    return not odd_metaclass(type(x)) and isinstance(x, types)
 
 
 def is_sub(kind: type, types: Any) -> bool:
-    """``issubclass(kind, types)`` for abstract types, False for a class whose metaclass redefines == or hash."""
-    return not compares_its_classes(kind) and issubclass(kind, types)
+    """``issubclass(kind, types)`` for abstract types, False for a class of an :func:`odd_metaclass`."""
+    return not odd_metaclass(kind) and issubclass(kind, types)
 
 
 def _bounded_repr(x: Any, room: int, levels: int) -> str:
     """The repr of ``x``, or of its first items and levels: about ``room`` characters are needed."""
     kind = type(x)  # by type, not isinstance: an object may lie about its class
+    if odd_metaclass(kind):  # shown as what it is, which says why it is refused (its value may look plain)
+        return f"<{type_name(x)}, whose metaclass redefines how classes compare or are looked up>"
     if issubclass(kind, np.ndarray):
         return (
             f"array(dtype={np.ndarray.__dict__['dtype'].__get__(x)}, shape={np.ndarray.__dict__['shape'].__get__(x)})"
@@ -439,10 +457,10 @@ def _no_false_class(x: Any, name: str) -> None:
     kind = type(x)
     if _is_one_of(kind, _EXACT_NUMBERS):
         return
-    if compares_its_classes(kind):  # NumPy itself fails on it (SystemError), as would isinstance with an ABC
+    if odd_metaclass(kind):  # NumPy itself fails on it (SystemError), as would isinstance with an ABC
         raise TypeError(
             f"{name} must hold plain values, got an object of {short_repr(_TYPE_NAME.__get__(kind))}, "
-            "whose metaclass redefines == or hash"
+            "whose metaclass redefines how classes compare or are looked up"
         )
     if _lies_about_class(kind):
         raise TypeError(

@@ -39,6 +39,7 @@ from ._validation import (
     check_size,
     exact_int,
     is_a,
+    odd_metaclass,
     plain_str,
     short_repr,
 )
@@ -128,7 +129,7 @@ def figure_and_ax(ax: Axes | None, figsize: tuple[float, float]) -> tuple[Figure
 def _ax(ax: Axes | None) -> Axes:
     if ax is None:
         _, ax = new_figure()
-    elif not issubclass(type(ax), Axes):  # by its type: an object may lie about its class
+    elif not issubclass(type(ax), Axes) or odd_metaclass(type(ax)):  # by its type: an object may lie about it
         raise TypeError(f"ax must be a matplotlib Axes or None, got {_describe(ax)}")
     elif _unplottable(ax):
         raise TypeError(f"ax must be a 2-D matplotlib Axes or None, got {_unplottable(ax)}")

@@ -145,7 +145,7 @@ def ambiguous_readings(text: str) -> tuple[str, str] | None:
 
 def _finite(x: Any, name: str) -> float:
     """``x`` as a finite float: a plain number (not a bool, not a str), so both graders read it alike."""
-    if isinstance(x, bool) or not is_a(x, Real) or type(x).__name__ == "bool_":
+    if isinstance(x, bool) or not is_a(x, Real) or type_name(x) == "bool_":
         raise TypeError(f"{name} must be a finite number, got {short_repr(x)}")
     x = exact_real(x, name)
     try:
@@ -234,7 +234,7 @@ def _plain_value(value: Any) -> Any:
     """A slip's value as the plain str or number it holds; anything else as it is (refused later by name)."""
     if issubclass(type(value), str):
         return plain_str(value)
-    if is_a(value, Real) and not isinstance(value, bool) and type(value).__name__ != "bool_":
+    if is_a(value, Real) and not isinstance(value, bool) and type_name(value) != "bool_":
         return exact_real(value, "a slip's value")
     return value
 

@@ -305,9 +305,10 @@ def run_point(point: Any, spec: SweepSpec | None = None) -> dict[str, Any]:
     spec = SweepSpec() if spec is None else spec
     if not isinstance(spec, SweepSpec):
         raise TypeError(f"spec must be a SweepSpec, got {type_name(spec)}")
-    if not isinstance(point, tuple) or len(point) != len(Point._fields):
+    # read through tuple itself: a subclass's own __len__, __iter__ or __getitem__ never runs
+    if not isinstance(point, tuple) or tuple.__len__(point) != len(Point._fields):
         raise TypeError(f"point must be a Point of {Point._fields}, got {short_repr(point)}")
-    point = Point(*point)
+    point = Point(*(tuple.__getitem__(point, i) for i in range(len(Point._fields))))
     kinds = (numbers.Integral, numbers.Integral, numbers.Integral, bool, str, numbers.Real, numbers.Integral)
     for name, value, kind in zip(Point._fields, point, kinds, strict=True):
         if not is_a(value, kind) or (kind is not bool and isinstance(value, bool)):
@@ -376,6 +377,8 @@ def t_quantile(p: float, df: int) -> float:
     p = exact_real(p, "p")
     if not 0.5 < p <= P_MAX:
         raise ValueError(f"p must be in (0.5, {P_MAX}], got {short_repr(p)}")
+    if not 0.5 < float(p):  # computed in float64: a p above 0.5 by less than its spacing there reads as 0.5
+        raise ValueError(f"p must be above 0.5 in float64 (by at least 2**-53), got {short_repr(p)}")
     df = check_size(df, "df")
     if df > DF_MAX:
         raise ValueError(f"df must be at most {DF_MAX:,}, got {short_repr(df)}")

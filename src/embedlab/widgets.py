@@ -7,9 +7,10 @@ An :class:`Explorer` wraps a kept matplotlib figure and a few :class:`Control` s
   combination of values is pre-rendered (:attr:`Explorer.framed`), the browser itself swaps the
   frames on each move, over the background sent once (an anywidget view whose positions are
   linked to the sliders with ``jslink``, every frame decoded once and kept): no move waits for
-  the kernel, and a drag shows the latest position, never a backlog. Otherwise the kernel redraws
-  only the moving artists of a kept figure and sends a PNG whose unchanged bands are reused, and
-  ipywidgets keeps at most one update in flight per slider;
+  the kernel, and a drag shows the latest position, never a backlog. Otherwise (too many
+  combinations) the same view is *fetched*: the kernel draws a frame (the moving artists alone,
+  as a PNG) when the view lacks it, and after each move draws the frames one step away while it
+  is idle, so a key press finds its frame already in the page;
 * ``text/html``: the same figure pre-rendered at every combination of the controls' static
   values, with ``<input type=range>`` controls that swap frames through an inline handler, so
   the book stays interactive without a kernel (no ids, no ``<script>``). The part of the figure
@@ -100,6 +101,9 @@ MAX_CONTROLS = 8
 
 #: Most pre-rendered frames an Explorer may ask of the static book (the product over its controls).
 MAX_FRAMES = 4096
+
+#: Frames a fetched view's kernel keeps drawn (a move back to one is sent without drawing it again).
+MAX_KEPT_LAYERS = 512
 
 #: ``update(**values) -> str``: redraws the kept figure's artists, returns a sentence saying what it shows.
 Update = Callable[..., str]
@@ -607,11 +611,21 @@ class BandedPNG:
 # meanwhile): the axes never show empty. New elements, not a new src on one, so that each showing is a
 # first paint the browser's Element Timing reports (the JupyterLab test measures with it).
 _FRAMED_ESM = """
+const HELD = 64;  // decoded frames a fetched view keeps at once (each is width x height x 4 bytes)
+
 function render({ model, el }) {
-  const sizes = model.get("sizes"), texts = model.get("texts");
-  const url = (bytes) => URL.createObjectURL(new Blob([bytes], { type: "image/webp" }));
-  const urls = model.get("frames").map(url), ground = url(model.get("background"));
-  const held = urls.map((u) => { const i = new Image(); i.src = u; i.decode().catch(() => {}); return i; });
+  const sizes = model.get("sizes"), fetched = model.get("fetched");
+  const blob = (bytes, type) => URL.createObjectURL(new Blob([bytes], { type }));
+  const urls = [], texts = [], held = new Map();  // frame k: its blob: URL, readout, decoded image
+  const keep = (k, bytes, text) => {
+    urls[k] = blob(bytes, fetched ? "image/png" : "image/webp"); texts[k] = text;
+    const i = new Image(); i.src = urls[k]; i.decode().catch(() => {});
+    held.set(k, i);  // decoded once, before it is shown; a fetched view keeps the latest HELD decoded
+    if (fetched && held.size > HELD) held.delete(held.keys().next().value);
+  };
+  if (fetched) keep(model.get("first"), model.get("frames")[0], model.get("texts")[0]);
+  else model.get("frames").forEach((bytes, k) => keep(k, bytes, model.get("texts")[k]));
+  const ground = blob(model.get("background"), "image/webp");
   const picture = (cls, src, alt) => {
     const i = document.createElement("img");
     i.className = cls; i.src = src; i.alt = alt;
@@ -628,8 +642,10 @@ function render({ model, el }) {
   const at = () => sizes.reduce((k, n, i) => k * n + model.get(`p${i}`), 0);  // the last control fastest
   let layer = null, wanted = -1;
   const show = () => {
-    const k = at(), next = picture("embedlab-layer", urls[k], texts[k]);
+    const k = at();
     wanted = k;
+    if (urls[k] === undefined) return;  // fetched, not here yet: the kernel sends it, and it is shown then
+    const next = picture("embedlab-layer", urls[k], texts[k]);
     const swap = () => {
       if (wanted !== k) return;  // a later move came first
       if (layer) layer.replaceWith(next); else figure.append(next);
@@ -638,11 +654,24 @@ function render({ model, el }) {
     };
     if (next.complete) swap(); else next.decode().then(swap, swap);
   };
-  readout.textContent = texts[at()];
+  const moved = () => {
+    const from = wanted;
+    show();
+    if (fetched && wanted !== from) model.send({ at: wanted, from, missing: urls[wanted] === undefined });
+  };
+  readout.textContent = texts[at()] ?? "";
   el.append(figure, readout);
   show();
-  sizes.forEach((_, i) => model.on(`change:p${i}`, show));
-  return () => { held.length = 0; urls.forEach((u) => URL.revokeObjectURL(u)); URL.revokeObjectURL(ground); };
+  sizes.forEach((_, i) => model.on(`change:p${i}`, moved));
+  if (fetched) {
+    model.on("msg:custom", (msg, buffers) => {
+      if (typeof msg.frame !== "number" || urls[msg.frame] !== undefined || !buffers.length) return;
+      keep(msg.frame, buffers[0], msg.text);
+      if (msg.frame === wanted) show();
+    });
+    model.send({ at: wanted, from: -1, missing: urls[wanted] === undefined });  // and the frames around it
+  }
+  return () => { held.clear(); urls.forEach((u) => URL.revokeObjectURL(u)); URL.revokeObjectURL(ground); };
 }
 export default { render };
 """
@@ -654,6 +683,11 @@ def _framed_view_class() -> type:
 
     Its state: the frames (lossless WebP, sent as binary) and their readouts, the background, the number
     of values of each control, the CSS width, and ``p0`` ... ``p7``, the controls' positions.
+
+    A *fetched* view starts with one frame (``first``) and receives the others from the kernel as
+    custom messages ``{"frame": k, "text": readout}`` with the PNG as a buffer. On each move it tells
+    the kernel where it is, ``{"at": k, "from": j, "missing": bool}``: the kernel sends frame ``k`` if
+    the view lacks it, then the frames next to it, one at a time, while nothing else waits.
     """
     import anywidget
     import traitlets
@@ -667,6 +701,8 @@ def _framed_view_class() -> type:
         "_esm": _FRAMED_ESM,
         "frames": synced(traitlets.List(traitlets.Bytes())),
         "texts": synced(traitlets.List(traitlets.Unicode())),
+        "fetched": synced(traitlets.Bool(False)),  # frames come from the kernel as they are needed (PNG)
+        "first": synced(traitlets.Int(0)),  # fetched: the index of the one frame the view starts with
         "background": synced(traitlets.Bytes()),
         "sizes": synced(traitlets.List(traitlets.Int())),
         "css_width": synced(traitlets.Int()),
@@ -809,6 +845,8 @@ class Explorer:
         self._background: Any = None
         self._encoder: BandedPNG | None = None
         self._frames: list[tuple[bytes, str]] | None = None
+        self._layers: dict[int, tuple[bytes, str]] = {}  # a fetched view's frames drawn so far (the latest kept)
+        self._layer_encoder: BandedPNG | None = None
         self._widget: Any = None
         self.readout = self.update()
 
@@ -827,15 +865,16 @@ class Explorer:
             moved.add(c.name)  # the control's own name: a caller's str subclass is not compared again
         readout = self._render(values)
         self.values, self.readout = values, readout
-        if self._widget is not None:  # shown: its sliders move too, and a kernel-drawn view shows the new figure
+        if self._widget is not None:  # shown: its sliders move too, and a fetched view gets the new frame
             self._move_sliders(moved)
-            if self._image is not None:
-                self._image.value, self._readout_widget.value = self._live_html(self.readout)
+            if not self.framed and self._index(values) not in self._sent:  # the artists are at values already
+                self._send_layer(self._index(values), readout)
         return self.readout
 
-    def _render(self, values: dict[str, Any]) -> str:
-        """Draw the kept figure at ``values`` and return its readout, keeping nothing else; if it is refused,
-        the artists and the figure are put back at :attr:`values`."""
+    def _render(self, values: dict[str, Any], draw: bool = True) -> str:
+        """Draw the kept figure at ``values`` (or, without ``draw``, only move its artists there) and return
+        its readout, keeping nothing else; if it is refused, the artists and the figure are put back at
+        :attr:`values`."""
         drawn = False
         try:
             readout = self._update(**values)  # moves the artists: from here, a failure moves them back
@@ -849,7 +888,8 @@ class Explorer:
                 )
             self._check_drawable()
             drawn = True
-            self._draw()
+            if draw:
+                self._draw()
         except BaseException:
             self._put_back(drawn)
             raise
@@ -955,11 +995,15 @@ class Explorer:
         """
         values = dict(self.values)
         values[c.name] = value  # one of c's own values: the slider's position
-        k = 0
-        for ctl in self.controls:  # the frames' order: the last control fastest
-            k = k * len(ctl.values) + ctl._position(values[ctl.name])
-        frames = self._frames if self._frames is not None else self.frames()  # made once, read without a copy
-        self.values, self.readout, self._stale = values, frames[k][1], True
+        k = self._index(values)
+        if self.framed:
+            frames = self._frames if self._frames is not None else self.frames()  # made once, read without a copy
+            text = frames[k][1]
+        else:  # fetched: the frame drawn now if need be, and sent if the view lacks it
+            text = self._layer(k)[1]
+            if k not in self._sent:
+                self._send_layer(k)
+        self.values, self.readout, self._stale = values, text, True
 
     def _control(self, name: str) -> Control:
         name = plain_str(name)  # compared as the text it holds
@@ -985,15 +1029,24 @@ class Explorer:
         return display.css_size(self.fig)
 
     def timed_update(self, **changes: Any) -> float:
-        """Seconds taken by one update as the live view does it: compute, redraw, PNG encode and the HTML it
-        sends (``make bench``)."""
+        """Apply ``changes`` as a shown view's move does, and return the seconds of kernel work it took
+        (``make bench``): for an explorer whose frames the kernel draws (not :attr:`framed`), drawing
+        the moving artists at the new values and encoding them as the PNG the view is sent, never
+        reusing a frame drawn before; for a framed one, noting the values (the browser shows the frame)."""
+        values = dict(self.values)
+        for name, value in changes.items():
+            c = self._control(name)
+            values[c.name] = c.snap(value)
+        k = self._index(values)
+        if self.framed:
+            self.frames()  # rendered once, before a view is shown
+        else:
+            self._layers.pop(k, None)  # drawn afresh, as for a frame the view has not been sent
         t0 = time.perf_counter()
-        self._live_html(self.update(**changes))
-        return time.perf_counter() - t0
-
-    def _live_html(self, text: str) -> tuple[str, str]:
-        """What the live view sends on a move: the kept figure as an ``<img>``, and the readout."""
-        return _img_html(self.live_png(), "embedlab-layer", text, "png"), _readout_html(text)
+        text = self._frames[k][1] if self.framed else self._layer(k)[1]  # type: ignore[index]
+        elapsed = time.perf_counter() - t0
+        self.values, self.readout, self._stale = values, text, True
+        return elapsed
 
     # -- live view ------------------------------------------------------------------------
     @property
@@ -1001,7 +1054,8 @@ class Explorer:
         """Whether every combination of values is pre-rendered (no ``static_every`` above 1).
 
         Then the live view swaps the pre-rendered frames in the browser, as the book does: a move
-        waits for no kernel. Otherwise the kernel redraws the kept figure on each move.
+        waits for no kernel. Otherwise the kernel draws the live view's frames as they are needed,
+        and ahead of the hand.
         """
         return all(len(c.static_values) == len(c.values) for c in self.controls)
 
@@ -1014,12 +1068,11 @@ class Explorer:
         a drag shows the frame for the sliders' latest positions in the next frame the browser
         paints, and no move waits for the kernel (which still follows: :attr:`values` and
         :attr:`readout` are the slider's at once, and the kept figure is drawn at them when it is
-        next read, so no redraw takes CPU from the browser's paint). Otherwise each
-        move redraws the kept figure in the kernel and sends it as a PNG whose unchanged bands
-        are reused (:class:`BandedPNG`); ipywidgets keeps at most one message in flight per
-        slider, so a drag never builds a backlog. Every picture is an ``<img>`` with a data: URL,
-        which the browser draws in the frame it arrives: a move never shows the axes empty.
-        Calling :meth:`update` once the view is shown moves its sliders too.
+        next read, so no redraw takes CPU from the browser's paint). Otherwise the view is
+        fetched (:meth:`_fetched_view`): it holds the frames the kernel has sent, shows one at
+        once when it has it, and else when it arrives; the kernel draws ahead of each move. A
+        frame is swapped in once decoded: a move never shows the axes empty. Calling
+        :meth:`update` once the view is shown moves its sliders too.
         """
         if self._widget is not None:
             return self._widget
@@ -1042,19 +1095,9 @@ class Explorer:
         # Shown at its CSS size (half its pixels), never stretched to the cell's width, so it stays
         # sharp; a narrower output area shrinks it.
         css_w, _ = self.css_size
-        if self.framed:
-            figure = self._framed_view(w, sliders, css_w)  # its readout within it, changed in the same frame
-            self._image = self._readout_widget = None  # nothing for the kernel to send on a move
-            parts = [*sliders, figure]
-        else:
-            picture, text = self._live_html(self.readout)
-            # as wide as the sliders, with their margin
-            figure = w.HTML(
-                value=picture, layout=w.Layout(width=f"{css_w}px", max_width="100%", margin="2px", padding="0")
-            )
-            readout = w.HTML(value=text)
-            self._image, self._readout_widget = figure, readout
-            parts = [*sliders, figure, readout]
+        # its readout within it, changed in the same frame; the kernel sends nothing on a move it has a frame for
+        figure = self._framed_view(w, sliders, css_w) if self.framed else self._fetched_view(w, sliders, css_w)
+        parts = [*sliders, figure]
         self._sliders = sliders
         self._widget = w.VBox(parts, layout=w.Layout(width="100%"))
         return self._widget
@@ -1075,18 +1118,147 @@ class Explorer:
         self._links: list[Any] = [w.jslink((s, "index"), (view, f"p{i}")) for i, s in enumerate(sliders)]
         return view
 
+    def _fetched_view(self, w: Any, sliders: list[Any], css_w: int) -> Any:
+        """The figure and readout of a view whose frames the kernel draws as they are needed (and just ahead).
+
+        Too many combinations to pre-render (C's 9,261): the view starts with the frame at the
+        sliders' positions; on a move it shows the frame at once if it has it, and otherwise when the
+        kernel sends it. After each move the kernel draws the frames one step away (the moved slider's
+        next two in its direction first), one per turn of its event loop, so a key press finds its
+        frame already in the page.
+        """
+        k = self._index(self.values)
+        layer, text = self._layer(k, None if self._stale else self.readout)  # not stale: the artists are at values
+        self._sent: set[int] = {k}
+        self._ahead = 0  # bumped by each move: the frames drawn ahead for an older position stop
+        view = _framed_view_class()(
+            frames=[layer],
+            texts=[text],
+            fetched=True,
+            first=k,
+            background=self.background(),
+            sizes=[len(c.values) for c in self.controls],
+            css_width=css_w,
+            **{f"p{i}": c._position(self.values[c.name]) for i, c in enumerate(self.controls)},
+        )
+        view.on_msg(self._on_view_msg)
+        self._view = view
+        self._links: list[Any] = [w.jslink((s, "index"), (view, f"p{i}")) for i, s in enumerate(sliders)]
+        return view
+
+    def _index(self, values: dict[str, Any]) -> int:
+        """The frame index of ``values`` over the controls' live values (the last control fastest)."""
+        k = 0
+        for c in self.controls:
+            k = k * len(c.values) + c._position(values[c.name])
+        return k
+
+    def _positions(self, k: int) -> list[int]:
+        """Each control's position in frame ``k`` (the inverse of :meth:`_index`)."""
+        out = []
+        for c in reversed(self.controls):
+            k, p = divmod(k, len(c.values))
+            out.append(p)
+        return out[::-1]
+
+    def _layer(self, k: int, text: str | None = None) -> tuple[bytes, str]:
+        """Frame ``k`` of a fetched view: the moving artists alone on a transparent ground (PNG), and its
+        readout. Kept (the latest :data:`MAX_KEPT_LAYERS`); the kept figure is drawn again when next read.
+        Given ``text``, the artists are already at frame ``k``'s values, with that readout."""
+        made = self._layers.get(k)
+        if made is None:
+            if text is None:
+                positions = self._positions(k)
+                values = {c.name: c.values[p] for c, p in zip(self.controls, positions, strict=True)}
+                text = self._render(values, draw=False)  # the artists moved; drawn below, alone
+            renderer = self._fig.canvas.get_renderer()
+            renderer.clear()  # transparent
+            for artist in self._dynamic:
+                self._fig.draw_artist(artist)
+            self._stale = True  # the canvas holds this layer alone: the figure is drawn at the values when read
+            if self._layer_encoder is None:
+                self._layer_encoder = BandedPNG(np.zeros_like(self._encoder.background))  # type: ignore[union-attr]
+            made = (self._layer_encoder.encode(np.asarray(self._fig.canvas.buffer_rgba())), text)
+            self._layers[k] = made
+            if len(self._layers) > MAX_KEPT_LAYERS:
+                del self._layers[next(iter(self._layers))]  # the oldest
+        return made
+
+    def _send_layer(self, k: int, text: str | None = None) -> None:
+        """Send frame ``k`` to the fetched view (every copy of it shown keeps it); ``text`` as for :meth:`_layer`."""
+        layer, text = self._layer(k, text)
+        self._view.send({"frame": k, "text": text}, [layer])
+        self._sent.add(k)
+
+    def _on_view_msg(self, view: Any, content: Any, buffers: Any) -> None:
+        """A fetched view moved to frame ``at`` from ``from``: its frame if it lacks it, then frames ahead."""
+        if not isinstance(content, dict):
+            return
+        n = math.prod(len(c.values) for c in self.controls)
+        at, came = content.get("at"), content.get("from")
+        if type(at) is not int or not 0 <= at < n:  # from the page's own script: anything else is ignored
+            return
+        if content.get("missing") is True or at not in self._sent:
+            self._send_layer(at)
+        self._draw_ahead(at, came if type(came) is int and 0 <= came < n else None)
+
+    def _ahead_of(self, k: int, came: int | None) -> list[int]:
+        """Frames one step from ``k``, the likeliest next first: the moved slider's next two in its direction."""
+        here = self._positions(k)
+        order: list[tuple[int, int]] = []
+        if came is not None:
+            moved = [i for i, (a, b) in enumerate(zip(here, self._positions(came), strict=True)) if a != b]
+            if len(moved) == 1:
+                i = moved[0]
+                step = 1 if here[i] > self._positions(came)[i] else -1
+                order += [(i, step), (i, 2 * step)]
+        for i in range(len(self.controls)):
+            order += [(i, 1), (i, -1)]
+        out = []
+        for i, step in order:
+            p = here[i] + step
+            if 0 <= p < len(self.controls[i].values):
+                q = [*here[:i], p, *here[i + 1 :]]
+                j = self._index({c.name: c.values[pos] for c, pos in zip(self.controls, q, strict=True)})
+                if j not in out:
+                    out.append(j)
+        return out
+
+    def _draw_ahead(self, k: int, came: int | None) -> None:
+        """Draw and send the frames next to ``k``, one per turn of the kernel's event loop (a move that
+        arrives meanwhile is handled first, and stops this round)."""
+        import asyncio
+
+        self._ahead += 1
+        round_, todo = self._ahead, iter(self._ahead_of(k, came))
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (outside a kernel): nothing is drawn ahead
+            return
+
+        def step() -> None:
+            if round_ != self._ahead:  # a later move: its own round draws around it
+                return
+            for j in todo:
+                if j not in self._sent:
+                    try:
+                        self._send_layer(j)
+                    except Exception:  # setup's update refuses that value: the reader sees why on moving there
+                        return
+                    loop.call_soon(step)
+                    return
+
+        loop.call_soon(step)
+
     def _on_change(self, control: Control) -> Callable[[dict[str, Any]], None]:
         def handler(change: dict[str, Any]) -> None:
             if self._syncing:  # moved by update itself, to the values it has just drawn
                 return
             value = control.values[change["new"]]  # the slider's position: the listed value itself
-            if self._image is None:  # framed: the browser shows the frame; the kernel notes the values
-                self._follow(control, value)
-                return
             try:
-                self.update(**{control.name: value})  # draws and shows the kernel's figure: what the reader sees
-            except BaseException:
-                self._move_sliders({control.name})  # refused: the slider back where the figure is
+                self._follow(control, value)  # the browser shows the frame; the kernel notes the values
+            except BaseException:  # a fetched frame setup's update refuses: the slider back where the figure is
+                self._move_sliders({control.name})
                 raise
 
         return handler
