@@ -5684,3 +5684,92 @@ def test_hostile_pass_52_run_point_reads_a_tuple_subclass_by_tuple_itself(monkey
     point = embedlab.sweep.SweepSpec().points()[0]
     with pytest.raises(Ran):
         embedlab.sweep.run_point(_LenRaises(point))
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 53 found
+class _RaisingStr(str):
+    def __str__(self):
+        raise RuntimeError("the caller's str subclass's __str__ ran")
+
+
+class _RaisingPath(type(Path())):
+    def __str__(self):
+        raise RuntimeError("the caller's Path subclass's __str__ ran")
+
+    def __fspath__(self):
+        raise RuntimeError("the caller's Path subclass's __fspath__ ran")
+
+
+class _PathLiar:
+    __class__ = property(lambda self: Path)
+
+
+class _EndlessTuple(tuple):
+    def __iter__(self):
+        return itertools.count(3)
+
+
+class _LenRaisingList(list):
+    def __len__(self):
+        raise RuntimeError("the caller's list subclass's __len__ ran")
+
+
+class _FloatRaisingFraction(Fraction):
+    def __float__(self):
+        raise RuntimeError("the caller's Fraction subclass's __float__ ran")
+
+
+class _FloatLyingFraction(Fraction):
+    def __float__(self):
+        return 0.75
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda: embedlab.sweep.load_results(_RaisingStr("/nowhere/x.json")), "path '/nowhere/x.json' is not a file"),
+        (lambda: embedlab.sweep.load_results(_RaisingPath("/nowhere/x.json")), "path '/nowhere/x.json' is not a file"),
+        (lambda: embedlab.sweep.load_results(_PathLiar()), "path must be a str or pathlib.Path"),
+        (lambda: embedlab.gpt2.load_encoding(_RaisingPath("/nowhere/e.json")), "encoder_path must be the path"),
+        (lambda: embedlab.gpt2.load_encoding(_PathLiar()), "encoder_path must be the path of encoder.json"),
+        (lambda: embedlab.sweep.load_results().save(_PathLiar()), "path must be a str or pathlib.Path"),
+    ],
+    ids=["str-subclass", "path-subclass", "path-liar", "encoder-path-subclass", "encoder-path-liar", "save-liar"],
+)
+def test_hostile_pass_53_paths_read_as_the_path_they_hold(make, words):
+    with pytest.raises((TypeError, ValueError), match=re.escape(words)):
+        make()
+
+
+def test_hostile_pass_53_sequences_read_by_list_or_tuple_itself():
+    """A subclass's endless __iter__ or raising __len__ never runs: the figure is drawn from the items held."""
+    try:
+        _, parts = figures_mod.saturation_curves(_EndlessTuple((3, 4)))
+        assert len(parts["lines"]) == 2
+        _, parts = figures_mod.saturation_curves(_LenRaisingList([3]))
+        assert len(parts["lines"]) == 1
+        figures_mod.projection_panels(np.array([1.0, 0.5, -0.2]), np.eye(3), _EndlessTuple(("a", "b", "c")))
+    finally:
+        plt_mod.close("all")
+
+
+@pytest.mark.parametrize("kind", [_FloatRaisingFraction, _FloatLyingFraction])
+def test_hostile_pass_53_a_fraction_subclass_is_read_by_its_fields(kind, capsys):
+    embedlab.claims.check("x", kind(1, 4), 0.25, 2)
+    assert capsys.readouterr().out.strip() == "x: draft 0.25, computed 0.25 -> agrees"
+
+
+def test_hostile_pass_53_a_live_view_numbers_at_most_2_to_the_53_combinations():
+    controls = [Control(f"c{i}", "c", tuple(range(10_000)), static_every=10_000) for i in range(4)]
+    with pytest.raises(ValueError, match=re.escape("controls must have at most 2**53 combinations")):
+        Explorer("big", controls, lambda fig, ax: ((lambda **v: "x"), []))
+
+
+def test_hostile_pass_53_timed_update_on_a_shown_view_moves_its_sliders():
+    pytest.importorskip("ipywidgets")
+    ex = _line_explorer()
+    box = ex.widget()
+    view, sent = box.children[-1], []
+    view.send = lambda content, buffers=None: sent.append(content)
+    ex.timed_update(x=3)
+    assert box.children[0].value == 3 and ex.values == {"x": 3} and sent[-1] == {"frame": 2, "text": "x=3"}

@@ -593,14 +593,17 @@ def test_unframed_widget_is_a_fetched_view_sent_each_frame_it_lacks():
     assert view.first == 1 * len(B_VALUES) + 2 and view.texts == ["a = 1, b = +0.5 & <ok>"]
     assert np.abs(_over(view.background, view.frames[0]) - _figure_at(1, 0.5)).max() <= 3
     sent = []
-    view.send = lambda content, buffers=None: sent.append((content, buffers))
+    view.send = lambda content, buffers=None: "frame" in content and sent.append((content, buffers))  # frames
     sliders[0].value = 3  # the slider's own message: the kernel follows, and sends the frame the view lacks
     assert ex.values["a"] == 3 and ex.readout == "a = 3, b = +0.5 & <ok>"
     k = 3 * len(B_VALUES) + 2
     assert [c for c, _ in sent] == [{"frame": k, "text": "a = 3, b = +0.5 & <ok>"}]
     assert np.abs(_over(view.background, sent[0][1][0]) - _figure_at(3, 0.5)).max() <= 3
     np.testing.assert_array_equal(decode(ex.png()), decode(toy_explorer(a=3, b=0.5).png()))
+    answers = []
+    view.send = lambda content, buffers=None: (answers if "answered" in content else sent).append((content, buffers))
     ex._on_view_msg(view, {"at": k, "from": view.first, "missing": False}, [])  # the view's word: it has it
+    assert answers == [({"answered": k}, None)]  # answered, so the view may send its next position
     assert len(sent) == 1  # not sent again (outside a kernel's event loop nothing is drawn ahead)
     ex._on_view_msg(view, {"at": k, "from": -1, "missing": True}, [])  # a view shown again lacks it
     assert [c["frame"] for c, _ in sent] == [k, k]
@@ -621,7 +624,7 @@ def test_fetched_view_draws_the_frames_next_to_a_move_while_the_kernel_is_idle()
     ex = toy_explorer(every_b=2)
     view = ex.widget().children[2]
     sent = []
-    view.send = lambda content, buffers=None: sent.append(content["frame"])
+    view.send = lambda content, buffers=None: "frame" in content and sent.append(content["frame"])
     n_b = len(B_VALUES)
     here, came = 1 * n_b + 1, 1 * n_b + 2  # b moved down one step, from position 2 to 1
 

@@ -37,6 +37,7 @@ import re
 import string
 import sys
 from fractions import Fraction
+from pathlib import Path, PurePath
 from typing import Any
 
 import numpy as np
@@ -313,6 +314,30 @@ def check_size(value: Any, name: str) -> int:
 def plain_str(x: Any) -> Any:
     """A str of a subclass as the plain str it holds (its own ``==``, hash or format never run); else ``x``."""
     return str.__str__(x) if issubclass(type(x), str) else x
+
+
+def check_path(path: Any, name: str, what: str = "a str or pathlib.Path") -> Path:
+    """``path`` (a str or a ``pathlib`` path, of a subclass too) as a plain :class:`pathlib.Path`,
+    read by str's and PurePath's own methods: a subclass's ``__str__`` or ``__fspath__`` never runs."""
+    kind = type(path)
+    if issubclass(kind, str):
+        return Path(str.__str__(path))
+    if issubclass(kind, PurePath) and not odd_metaclass(kind):
+        try:
+            return Path(PurePath.__str__(path))
+        except Exception:  # a subclass that broke what PurePath reads
+            raise TypeError(f"{name} must be {what}, got {type_name(path)}, whose path cannot be read") from None
+    raise TypeError(f"{name} must be {what}, got {_describe(path)}")
+
+
+def plain_items(x: Any, name: str, what: str) -> list[Any]:
+    """The items of a list or tuple (of a subclass too), read through list's or tuple's own methods: a
+    subclass's ``__len__``, ``__iter__`` or ``__getitem__`` never runs. Anything else is refused by name."""
+    kind = type(x)
+    base = list if issubclass(kind, list) else tuple if issubclass(kind, tuple) else None
+    if base is None or odd_metaclass(kind):
+        raise TypeError(f"{name} must be {what}, got {_describe(x)}")
+    return [base.__getitem__(x, i) for i in range(base.__len__(x))]
 
 
 def check_choice(value: Any, name: str, options: tuple[str, ...]) -> str:

@@ -23,6 +23,7 @@ from ._validation import (
     is_a,
     plain_str,
     short_repr,
+    type_name,
 )
 
 __all__ = [
@@ -134,6 +135,11 @@ def _exact_real(v: Any, name: str) -> float:
         return _exact_float(_int_of(v, name), name)
     if issubclass(type(v), float):  # the number it holds: a subclass's own __float__ or == never runs
         v = float.__float__(v)
+    elif issubclass(type(v), Fraction) and type(v) is not Fraction:  # read by Fraction's own fields
+        try:
+            v = Fraction(int.__index__(Fraction.numerator.__get__(v)), int.__index__(Fraction.denominator.__get__(v)))
+        except Exception:  # a subclass that broke the fields Fraction keeps
+            raise TypeError(f"{name} must hold plain numbers, got {type_name(v)}, whose value cannot be read") from None
     try:
         f = float(v)
     except OverflowError:

@@ -15,7 +15,7 @@ import numpy as np
 from matplotlib.lines import Line2D
 
 from . import plots
-from ._validation import _describe, check_finite, check_float_array, check_size, exact_int, short_repr
+from ._validation import _describe, check_finite, check_float_array, check_size, exact_int, plain_items, short_repr
 from .geometry import _lengths, _pair, dot, plane_basis
 from .softmax import saturation_prob
 from .tokens import TOKENS
@@ -193,8 +193,7 @@ def saturation_curves(ns: Sequence[int] = (3, 100, 50256), t: Any = None, *, ax:
     """
     t = np.linspace(-6.0, 18.0, 241) if t is None else _drawable(t, "t", 1)[0]
     colors = (plots.BLUE, plots.ORANGE, plots.GREEN, plots.VERMILLION, plots.PURPLE, plots.SKY)
-    if isinstance(ns, (str, bytes)) or not isinstance(ns, (list, tuple)):
-        raise TypeError(f"ns must be a list or tuple of token counts, got {_describe(ns)}")
+    ns = plain_items(ns, "ns", "a list or tuple of token counts")
     if not 1 <= len(ns) <= len(colors):
         raise ValueError(f"ns must hold 1 to {len(colors)} counts (one colour each), got {len(ns)}")
     ns = [check_size(n, "ns") for n in ns]
@@ -260,8 +259,7 @@ def _drawable(x: Any, name: str, ndim: int, most: float | None = None) -> tuple[
 
 
 def _check_labels(labels: Any, n: int, name: str = "labels") -> list[str]:
-    if isinstance(labels, (str, bytes)) or not isinstance(labels, (list, tuple)):
-        raise TypeError(f"{name} must be a list or tuple of str, got {_describe(labels)}")
+    labels = plain_items(labels, name, "a list or tuple of str")
     if len(labels) != n or not all(isinstance(t, str) for t in labels):
         raise ValueError(f"{name} must hold one str per token ({n}), got {short_repr(labels)}")
     return [plots._check_label(t, name) for t in labels]  # drawn as typed: a "$" starts no mathtext

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._validation import _describe, _is_one_of, check_flag, check_ids, range_len, short_repr
+from ._validation import _describe, _is_one_of, check_flag, check_ids, check_path, range_len, short_repr
 
 if TYPE_CHECKING:  # tiktoken is imported when the vocabulary is first loaded, not with embedlab
     import tiktoken
@@ -156,13 +156,9 @@ def data_files() -> tuple[Path, Path]:
 
 def _read_verified(path: Any, expected_sha256: str, file: str, name: str) -> bytes:
     """Read a whole file once and return its bytes only if their SHA-256 is ``expected_sha256``."""
-    if not isinstance(path, (str, Path)):
-        raise TypeError(f"{name} must be the path of {file} (a str or pathlib.Path), got {_describe(path)}")
-    if issubclass(type(path), str):
-        path = str.__str__(path)  # the characters it holds
+    path = check_path(path, name, f"the path of {file} (a str or pathlib.Path)")  # read as the path it holds
     shown = short_repr(str(path), 300)  # a path in full, unless it is absurdly long
     try:  # every look at the file in one place: a long or malformed path is refused by name, not raised
-        path = Path(path)
         if path.exists() and not path.is_file():  # a folder, a FIFO, a device: reading would fail or never end
             raise ValueError(f"{name} must be the path of a regular file {file}, got {shown}")
         if path.is_file() and path.stat().st_size > 64 * 2**20:

@@ -34,7 +34,6 @@ import platform
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from importlib import resources
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -44,6 +43,7 @@ from ._validation import (
     _is_one_of,
     check_flag,
     check_float_array,
+    check_path,
     check_size,
     exact_int,
     exact_key,
@@ -653,25 +653,23 @@ class Sweep:
 
     def save(self, path: Any) -> None:
         """Write the sweep as JSON (floats round-trip exactly)."""
-        if not isinstance(path, (str, Path)):
-            raise TypeError(f"path must be a str or Path, got {type_name(path)}")
+        target = check_path(path, "path")
         data = {"spec": self.spec.to_dict(), "meta": self.meta, "records": self.records}
         try:
             text = json.dumps(data, indent=0, sort_keys=True, allow_nan=False)
         except (TypeError, ValueError, RecursionError) as exc:
             raise ValueError(f"records and meta must hold plain JSON values only ({type_name(exc)})") from None
-        target = Path(path)
         try:
             special = target.exists() and not target.is_file()  # a FIFO blocks for ever, a folder cannot be written
         except (OSError, ValueError):
             special = False  # left to the write below, which names the problem
         if special:
-            raise ValueError(f"path {short_repr(str(path))} must name a regular file, not an existing special file")
+            raise ValueError(f"path {short_repr(str(target))} must name a regular file, not an existing special file")
         try:
             target.write_text(text + "\n", encoding="utf-8")
         except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
             reason = getattr(exc, "strerror", None) or str(exc)
-            raise ValueError(f"path {short_repr(str(path))} cannot be written: {reason}") from None
+            raise ValueError(f"path {short_repr(str(target))} cannot be written: {reason}") from None
 
 
 def run_sweep(
@@ -765,10 +763,9 @@ def load_results(path: Any = None) -> Sweep:
     if path is None:
         source: Any = resources.files("embedlab").joinpath("data", RESULTS_FILE)
         name = f"embedlab's data/{RESULTS_FILE} (run `make experiments`)"
-    elif not isinstance(path, (str, Path)):
-        raise TypeError(f"path must be a str or Path, got {type_name(path)}")
     else:
-        source, name = Path(path), f"path {short_repr(str(path))}"
+        source = check_path(path, "path")
+        name = f"path {short_repr(str(source))}"
     try:
         is_file = source.is_file()
         if is_file:

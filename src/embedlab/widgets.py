@@ -616,10 +616,10 @@ const HELD = 64;  // decoded frames a fetched view keeps at once (each is width 
 function render({ model, el }) {
   const sizes = model.get("sizes"), fetched = model.get("fetched");
   const blob = (bytes, type) => URL.createObjectURL(new Blob([bytes], { type }));
-  const urls = [], texts = [], held = new Map();  // frame k: its blob: URL, readout, decoded image
+  const urls = new Map(), texts = new Map(), held = new Map();  // frame k: its blob: URL, readout, decoded image
   const keep = (k, bytes, text) => {
-    urls[k] = blob(bytes, fetched ? "image/png" : "image/webp"); texts[k] = text;
-    const i = new Image(); i.src = urls[k]; i.decode().catch(() => {});
+    urls.set(k, blob(bytes, fetched ? "image/png" : "image/webp")); texts.set(k, text);
+    const i = new Image(); i.src = urls.get(k); i.decode().catch(() => {});
     held.set(k, i);  // decoded once, before it is shown; a fetched view keeps the latest HELD decoded
     if (fetched && held.size > HELD) held.delete(held.keys().next().value);
   };
@@ -644,32 +644,38 @@ function render({ model, el }) {
   const show = () => {
     const k = at();
     wanted = k;
-    if (urls[k] === undefined) return;  // fetched, not here yet: the kernel sends it, and it is shown then
-    const next = picture("embedlab-layer", urls[k], texts[k]);
+    if (!urls.has(k)) return;  // fetched, not here yet: the kernel sends it, and it is shown then
+    const next = picture("embedlab-layer", urls.get(k), texts.get(k));
     const swap = () => {
       if (wanted !== k) return;  // a later move came first
       if (layer) layer.replaceWith(next); else figure.append(next);
       layer = next;
-      readout.textContent = texts[k];
+      readout.textContent = texts.get(k);
     };
     if (next.complete) swap(); else next.decode().then(swap, swap);
   };
-  const moved = () => {
-    const from = wanted;
-    show();
-    if (fetched && wanted !== from) model.send({ at: wanted, from, missing: urls[wanted] === undefined });
+  // A fetched view tells the kernel where it is, one message at a time: while one is answered, later
+  // moves only update `wanted`, and the latest is sent when the answer comes (a drag leaves no backlog).
+  let told = -1, asking = false;
+  const tell = () => {
+    if (asking || wanted === told) return;
+    asking = true;
+    model.send({ at: wanted, from: told, missing: !urls.has(wanted) });
+    told = wanted;
   };
-  readout.textContent = texts[at()] ?? "";
+  const moved = () => { show(); if (fetched) tell(); };
+  readout.textContent = texts.get(at()) ?? "";
   el.append(figure, readout);
   show();
   sizes.forEach((_, i) => model.on(`change:p${i}`, moved));
   if (fetched) {
     model.on("msg:custom", (msg, buffers) => {
-      if (typeof msg.frame !== "number" || urls[msg.frame] !== undefined || !buffers.length) return;
+      if (typeof msg.answered === "number") { asking = false; tell(); return; }  // the next position, if moved
+      if (typeof msg.frame !== "number" || urls.has(msg.frame) || !buffers.length) return;
       keep(msg.frame, buffers[0], msg.text);
       if (msg.frame === wanted) show();
     });
-    model.send({ at: wanted, from: -1, missing: urls[wanted] === undefined });  // and the frames around it
+    tell();  // its frame if it lacks it, and the frames around it
   }
   return () => { held.clear(); urls.forEach((u) => URL.revokeObjectURL(u)); URL.revokeObjectURL(ground); };
 }
@@ -778,6 +784,8 @@ class Explorer:
             raise ValueError(
                 f"controls must have unique names (each is a keyword of update), got {short_repr(names, 80)}"
             )
+        if math.prod(len(c.values) for c in self.controls) > 2**53:  # a live frame's index, exact in the page
+            raise ValueError("controls must have at most 2**53 combinations of values (the live view numbers them)")
         n_frames = math.prod(len(c.static_values) for c in self.controls)
         if n_frames > MAX_FRAMES:
             raise ValueError(
@@ -1046,6 +1054,10 @@ class Explorer:
         text = self._frames[k][1] if self.framed else self._layer(k)[1]  # type: ignore[index]
         elapsed = time.perf_counter() - t0
         self.values, self.readout, self._stale = values, text, True
+        if self._widget is not None:  # shown: its sliders move too, and a fetched view gets the frame
+            self._move_sliders({self._control(name).name for name in changes})
+            if not self.framed and k not in self._sent:
+                self._send_layer(k)
         return elapsed
 
     # -- live view ------------------------------------------------------------------------
@@ -1198,8 +1210,11 @@ class Explorer:
         at, came = content.get("at"), content.get("from")
         if type(at) is not int or not 0 <= at < n:  # from the page's own script: anything else is ignored
             return
-        if content.get("missing") is True or at not in self._sent:
-            self._send_layer(at)
+        try:
+            if content.get("missing") is True or at not in self._sent:
+                self._send_layer(at)
+        finally:  # answered, whatever happened: the view sends its latest position next
+            view.send({"answered": at})
         self._draw_ahead(at, came if type(came) is int and 0 <= came < n else None)
 
     def _ahead_of(self, k: int, came: int | None) -> list[int]:
