@@ -854,7 +854,7 @@ _POINTER_JS = """() => {
 DRAGS = [  # (notebook, explorer on the page, slider, what it shows): each route, and its naive baseline
     ("F-saturation.ipynb", 0, 0, "F, pre-rendered frames"),
     (NAIVE_NOTEBOOK, NAIVE_EXPLORERS.index("saturation_explorer"), 0, "F drawn the naive way"),
-    ("C-tied-logits.ipynb", 0, 0, "C, kernel redraw"),
+    ("C-tied-logits.ipynb", 0, 0, "C, frames drawn by the kernel"),
     (NAIVE_NOTEBOOK, NAIVE_EXPLORERS.index("logits_explorer"), 0, "C drawn the naive way"),
 ]
 

@@ -228,7 +228,7 @@ def test_save_and_load_round_trip(tmp_path):
         load_results(tmp_path)
     with pytest.raises(ValueError, match="is not a file"):
         load_results(tmp_path / "missing.json")
-    with pytest.raises(TypeError, match="path must be a str or pathlib.Path"):
+    with pytest.raises(TypeError, match=r"path must be a str or pathlib\.Path"):
         load_results(3)
 
 

@@ -615,10 +615,13 @@ def test_unframed_widget_is_a_fetched_view_sent_each_frame_it_lacks():
     assert sent[-1][0] == {"frame": 3 * len(B_VALUES) + 0, "text": "a = 3, b = -1.0 & <ok>"}
 
 
-def test_fetched_view_draws_the_frames_next_to_a_move_while_the_kernel_is_idle():
-    """After a move, the kernel sends the frames one step away, the moved slider's next two in its
-    direction first, one per turn of its event loop; a later move stops that round."""
+def test_fetched_view_draws_ahead_of_the_hand_then_around_it_once_it_rests():
+    """After a move, the kernel sends at once the frames the moved slider heads for (AHEAD_STEPS of them,
+    within its range), then, once no other move has come for AHEAD_AFTER seconds, the rest one step away;
+    a move before then starts a new round."""
     import asyncio
+
+    from embedlab import widgets
 
     pytest.importorskip("ipywidgets")
     ex = toy_explorer(every_b=2)
@@ -627,13 +630,17 @@ def test_fetched_view_draws_the_frames_next_to_a_move_while_the_kernel_is_idle()
     view.send = lambda content, buffers=None: "frame" in content and sent.append(content["frame"])
     n_b = len(B_VALUES)
     here, came = 1 * n_b + 1, 1 * n_b + 2  # b moved down one step, from position 2 to 1
+    there = 2 * n_b + 1  # then a moved up one step, from 1 to 2
 
     async def moves(second: bool) -> None:
         ex._on_view_msg(view, {"at": here, "from": came, "missing": True}, [])
         await asyncio.sleep(0)
         await asyncio.sleep(0)
-        if second:  # a move after two frames: the first round stops, the new one starts
-            ex._on_view_msg(view, {"at": 2 * n_b + 1, "from": here, "missing": False}, [])
+        assert sent == [here, 1 * n_b + 0]  # b's next position in its direction (the one left in range), at once
+        if second:
+            await asyncio.sleep(widgets.AHEAD_AFTER / 5)
+            ex._on_view_msg(view, {"at": there, "from": here, "missing": True}, [])
+        await asyncio.sleep(3 * widgets.AHEAD_AFTER)
         for _ in range(20):
             await asyncio.sleep(0)
 
@@ -643,9 +650,9 @@ def test_fetched_view_draws_the_frames_next_to_a_move_while_the_kernel_is_idle()
     sent.clear()
     ex._sent.clear()
     asyncio.run(moves(second=True))
-    assert sent[:2] == [here, 1 * n_b + 0]  # the first round, stopped by the second move
-    assert 2 * n_b + 1 in sent and 0 * n_b + 1 not in sent[:3]
-    assert all(0 <= k < len(A_VALUES) * n_b for k in sent)
+    # the first round stopped before its rest (a's 0 never drawn); the second: a's 3 (its direction; a's 4 is
+    # past the end) at once, then b's 2 and 0
+    assert sent == [here, 1 * n_b + 0, there, 3 * n_b + 1, 2 * n_b + 2, 2 * n_b + 0]
 
 
 def _img_of(html_widget, cls, kind="webp"):

@@ -25,6 +25,7 @@ exceptions raised inside callbacks).
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import datetime
 import functools
@@ -104,6 +105,12 @@ MAX_FRAMES = 4096
 
 #: Frames a fetched view's kernel keeps drawn (a move back to one is sent without drawing it again).
 MAX_KEPT_LAYERS = 512
+
+#: Seconds without a move after which a fetched view's kernel draws the frames next to the last one.
+AHEAD_AFTER = 0.1
+
+#: Frames a fetched view's kernel draws at once in the direction a slider moves (a drag finds them ready).
+AHEAD_STEPS = 32
 
 #: ``update(**values) -> str``: redraws the kept figure's artists, returns a sentence saying what it shows.
 Update = Callable[..., str]
@@ -1007,10 +1014,14 @@ class Explorer:
         if self.framed:
             frames = self._frames if self._frames is not None else self.frames()  # made once, read without a copy
             text = frames[k][1]
-        else:  # fetched: the frame drawn now if need be, and sent if the view lacks it
+        else:  # fetched: the frame drawn now if need be, and sent if the view lacks it (the view asks for more)
             text = self._layer(k)[1]
             if k not in self._sent:
                 self._send_layer(k)
+            try:  # a slider moved: the frames around wait until the hand rests
+                self._moved_at = asyncio.get_running_loop().time()
+            except RuntimeError:  # outside a kernel's event loop: nothing is drawn ahead
+                pass
         self.values, self.readout, self._stale = values, text, True
 
     def _control(self, name: str) -> Control:
@@ -1143,6 +1154,7 @@ class Explorer:
         layer, text = self._layer(k, None if self._stale else self.readout)  # not stale: the artists are at values
         self._sent: set[int] = {k}
         self._ahead = 0  # bumped by each move: the frames drawn ahead for an older position stop
+        self._moved_at = -math.inf  # the event loop's time of the latest move the kernel heard of
         view = _framed_view_class()(
             frames=[layer],
             texts=[text],
@@ -1217,53 +1229,66 @@ class Explorer:
             view.send({"answered": at})
         self._draw_ahead(at, came if type(came) is int and 0 <= came < n else None)
 
-    def _ahead_of(self, k: int, came: int | None) -> list[int]:
-        """Frames one step from ``k``, the likeliest next first: the moved slider's next two in its direction."""
+    def _ahead_of(self, k: int, came: int | None) -> tuple[list[int], list[int]]:
+        """Frames near ``k``, in two lists: those the hand is heading for (the moved slider's next
+        :data:`AHEAD_STEPS` in its direction, drawn at once, even mid-drag), and the rest one step away
+        (drawn once the hand rests)."""
         here = self._positions(k)
-        order: list[tuple[int, int]] = []
+        heading: list[tuple[int, int]] = []
         if came is not None:
             moved = [i for i, (a, b) in enumerate(zip(here, self._positions(came), strict=True)) if a != b]
             if len(moved) == 1:
                 i = moved[0]
                 step = 1 if here[i] > self._positions(came)[i] else -1
-                order += [(i, step), (i, 2 * step)]
-        for i in range(len(self.controls)):
-            order += [(i, 1), (i, -1)]
-        out = []
-        for i, step in order:
-            p = here[i] + step
-            if 0 <= p < len(self.controls[i].values):
-                q = [*here[:i], p, *here[i + 1 :]]
-                j = self._index({c.name: c.values[pos] for c, pos in zip(self.controls, q, strict=True)})
-                if j not in out:
-                    out.append(j)
-        return out
+                heading = [(i, n * step) for n in range(1, AHEAD_STEPS + 1)]
+        around = [(i, s) for i in range(len(self.controls)) for s in (1, -1)]
+
+        def frames(order: list[tuple[int, int]], seen: list[int]) -> list[int]:
+            out = []
+            for i, step in order:
+                p = here[i] + step
+                if 0 <= p < len(self.controls[i].values):
+                    j = self._index({c.name: c.values[p if n == i else here[n]] for n, c in enumerate(self.controls)})
+                    if j not in out and j not in seen:
+                        out.append(j)
+            return out
+
+        first = frames(heading, [])
+        return first, frames(around, first)
 
     def _draw_ahead(self, k: int, came: int | None) -> None:
-        """Draw and send the frames next to ``k``, one per turn of the kernel's event loop (a move that
-        arrives meanwhile is handled first, and stops this round)."""
-        import asyncio
+        """Draw and send frames near ``k``, one per turn of the kernel's event loop (a move that arrives
+        meanwhile is handled first, and stops this round): those the hand is heading for at once, the
+        rest one step away once no move has come for :data:`AHEAD_AFTER` seconds."""
 
         self._ahead += 1
-        round_, todo = self._ahead, iter(self._ahead_of(k, came))
+        round_ = self._ahead
+        heading, around = self._ahead_of(k, came)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no event loop (outside a kernel): nothing is drawn ahead
             return
+        self._moved_at = loop.time()
 
-        def step() -> None:
+        def step(todo: list[int], then: list[int] | None) -> None:
             if round_ != self._ahead:  # a later move: its own round draws around it
                 return
-            for j in todo:
+            if then is None and loop.time() - self._moved_at < AHEAD_AFTER:  # the hand moved a slider since
+                loop.call_later(AHEAD_AFTER, step, todo, None)
+                return
+            while todo:
+                j = todo.pop(0)
                 if j not in self._sent:
                     try:
                         self._send_layer(j)
                     except Exception:  # setup's update refuses that value: the reader sees why on moving there
                         return
-                    loop.call_soon(step)
+                    loop.call_soon(step, todo, then)
                     return
+            if then is not None:  # the hand's next frames are in the page: the rest once it rests
+                loop.call_later(AHEAD_AFTER, step, then, None)
 
-        loop.call_soon(step)
+        loop.call_soon(step, heading, around)
 
     def _on_change(self, control: Control) -> Callable[[dict[str, Any]], None]:
         def handler(change: dict[str, Any]) -> None:
