@@ -9,8 +9,9 @@ An :class:`Explorer` wraps a kept matplotlib figure and a few :class:`Control` s
   linked to the sliders with ``jslink``, every frame decoded once and kept): no move waits for
   the kernel, and a drag shows the latest position, never a backlog. Otherwise (too many
   combinations) the same view is *fetched*: the kernel draws a frame (the moving artists alone,
-  as a PNG) when the view lacks it, and after each move draws the frames one step away while it
-  is idle, so a key press finds its frame already in the page;
+  as a PNG) when the view lacks it; after each move it draws at once the frames the moved slider
+  is heading for, and the others one step away once the hand rests, so a key press or a drag
+  mostly finds its frame already in the page;
 * ``text/html``: the same figure pre-rendered at every combination of the controls' static
   values, with ``<input type=range>`` controls that swap frames through an inline handler, so
   the book stays interactive without a kernel (no ids, no ``<script>``). The part of the figure
@@ -699,8 +700,9 @@ def _framed_view_class() -> type:
 
     A *fetched* view starts with one frame (``first``) and receives the others from the kernel as
     custom messages ``{"frame": k, "text": readout}`` with the PNG as a buffer. On each move it tells
-    the kernel where it is, ``{"at": k, "from": j, "missing": bool}``: the kernel sends frame ``k`` if
-    the view lacks it, then the frames next to it, one at a time, while nothing else waits.
+    the kernel where it is, ``{"at": k, "from": j, "missing": bool}``, one message at a time: the
+    kernel sends frame ``k`` if the view lacks it, answers ``{"answered": k}``, then draws ahead
+    (:meth:`Explorer._draw_ahead`).
     """
     import anywidget
     import traitlets
@@ -1146,9 +1148,8 @@ class Explorer:
 
         Too many combinations to pre-render (C's 9,261): the view starts with the frame at the
         sliders' positions; on a move it shows the frame at once if it has it, and otherwise when the
-        kernel sends it. After each move the kernel draws the frames one step away (the moved slider's
-        next two in its direction first), one per turn of its event loop, so a key press finds its
-        frame already in the page.
+        kernel sends it. After each move the kernel draws ahead (:meth:`_draw_ahead`), one frame per
+        turn of its event loop, so a key press or a drag mostly finds its frame already in the page.
         """
         k = self._index(self.values)
         layer, text = self._layer(k, None if self._stale else self.readout)  # not stale: the artists are at values
