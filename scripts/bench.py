@@ -390,9 +390,8 @@ def bench_sliders(repeat: int) -> list[Row]:
             ex.frames()  # rendered once, before the view is shown
             ((name, value),) = changes.items()
             t0 = time.perf_counter()
-            ex._follow(
-                ex._control(name), value
-            )  # what a shown framed view's slider calls: the values noted, nothing drawn
+            # what a shown framed view's slider calls: the values noted, nothing drawn
+            ex._follow(ex._control(name), value)
             return time.perf_counter() - t0
 
         for c in ex.controls:
