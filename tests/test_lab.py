@@ -768,19 +768,28 @@ Explorer("three sliders", controls, setup)
 
 
 @pytest.mark.timeout(300)
-def test_framed_view_shows_the_frame_of_every_slider_position(lab: LabServer, browser: Any) -> None:
+@pytest.mark.parametrize("route", ["framed", "fetched"])
+def test_live_view_shows_the_frame_of_every_slider_position(lab: LabServer, browser: Any, route: str) -> None:
     """With three sliders of 2, 3 and 4 values, each key press shows the frame whose readout names the
-    positions every slider shows: the page picks frames in the order the kernel rendered them."""
-    name = "three-sliders.ipynb"
+    positions every slider shows: the page picks frames in the order the kernel rendered them, whether
+    it holds every frame (framed) or the kernel sends them as they are needed (fetched: one control is
+    not pre-rendered at every value)."""
+    name = f"three-sliders-{route}.ipynb"
+    source = THREE_SLIDERS
+    if route == "fetched":
+        source = THREE_SLIDERS.replace(
+            'Control("c", "c", (0, 1, 2, 3))', 'Control("c", "c", (0, 1, 2, 3), static_every=2)'
+        )
+        assert source != THREE_SLIDERS
     nb = {
         "cells": [{"cell_type": "code", "execution_count": None, "id": "c1", "metadata": {}, "outputs": [],
-                   "source": THREE_SLIDERS}],
+                   "source": source}],
         "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}},
         "nbformat": 4,
         "nbformat_minor": 5,
     }  # fmt: skip
     (lab.root / name).write_text(json.dumps(nb), encoding="utf-8")
-    with notebook_page(browser, lab, name, "test-three-sliders") as page:
+    with notebook_page(browser, lab, name, f"test-three-sliders-{route}") as page:
         check_cells(restart_and_run_all(page), lab.root / name)
         box = explorer_boxes(page, expected=1).first
         box.scroll_into_view_if_needed()
