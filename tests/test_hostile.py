@@ -15,6 +15,7 @@ mixes valid arguments with exactly one hostile one, so the error must name that 
 
 from __future__ import annotations
 
+import abc
 import collections
 import contextlib
 import copy
@@ -30,6 +31,7 @@ import io
 import itertools
 import math
 import os
+import pathlib
 import pkgutil
 import re
 import signal
@@ -5773,3 +5775,67 @@ def test_hostile_pass_53_timed_update_on_a_shown_view_moves_its_sliders():
     view.send = lambda content, buffers=None: sent.append(content)
     ex.timed_update(x=3)
     assert box.children[0].value == 3 and ex.values == {"x": 3} and sent[-1] == {"frame": 2, "text": "x=3"}
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 54 found
+class _ArrayFraction(Fraction):
+    def __array__(self, dtype=None, copy=None):
+        return np.array(0.25)
+
+
+class _PlainMeta(type):
+    """A metaclass that redefines nothing (its own __module__ and __qualname__ are plain text)."""
+
+
+class _PlainMetaFloat(float, metaclass=_PlainMeta):
+    pass
+
+
+_ABC_META_FLOAT = type("MA", (abc.ABCMeta,), {})("MAFloat", (float,), {})  # a subclass of ABCMeta, as is
+
+
+class _RaisingClass:
+    __class__ = property(lambda self: 1 / 0)
+
+
+class _StrLiar:
+    __class__ = property(lambda self: str)
+
+    def __len__(self):
+        return 1
+
+
+def test_hostile_pass_54_a_windows_path_on_this_system_is_refused_before_writing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(TypeError, match=r"^path must be a str or pathlib\.Path of this system, got PureWindowsPath"):
+        embedlab.sweep.load_results().save(pathlib.PureWindowsPath(str(tmp_path / "w.json")))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_hostile_pass_54_claims_read_a_fraction_subclass_by_its_fields(capsys):
+    embedlab.claims.check("x", _ArrayFraction(1, 2), 0.5, 2)
+    assert capsys.readouterr().out.strip() == "x: draft 0.50, computed 0.50 -> agrees"
+
+
+@pytest.mark.parametrize("kind", [_PlainMetaFloat, _ABC_META_FLOAT], ids=["plain-metaclass", "abcmeta-subclass"])
+def test_hostile_pass_54_a_metaclass_that_redefines_nothing_is_accepted(kind, capsys):
+    embedlab.claims.check("x", kind(0.25), 0.25, 2)
+    assert capsys.readouterr().out.strip() == "x: draft 0.25, computed 0.25 -> agrees"
+    assert Control("a", "a", [kind(0.5), kind(1.5)]).values == (0.5, 1.5)
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda: embedlab.gpt2.encode(_RaisingClass()), "text must be a str"),
+        (lambda: embedlab.claims.check(_RaisingClass(), 0.5, 0.5, 1), "label must be a str"),
+        (lambda: Control("a", _RaisingClass(), [1, 2]), "label of a control must be a str"),
+        (lambda: Control(_StrLiar(), "x", [1, 2]), "name of a control must be a str"),
+        (lambda: Control("a", _StrLiar(), [1, 2]), "label of a control must be a str"),
+        (lambda: embedlab.gpt2.encode(_StrLiar()), "text must be a str"),
+    ],
+    ids=["encode-raising", "claims-raising", "control-label-raising", "name-liar", "label-liar", "encode-liar"],
+)
+def test_hostile_pass_54_an_object_lying_about_its_class_is_refused_by_name(make, words):
+    with pytest.raises(TypeError, match=re.escape(words)):
+        make()

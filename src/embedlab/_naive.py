@@ -58,7 +58,7 @@ def capture_spec(factory: Callable[[], Any]) -> ExplorerSpec:
 def naive_move(spec: ExplorerSpec, values: dict[str, Any]) -> tuple[str, str]:
     """A new figure for one move: fresh Figure and axes, the same setup, the update, a full draw, PNG, and the
     same HTML a live explorer sends (the ``<img>`` and the readout)."""
-    if not isinstance(spec, ExplorerSpec):
+    if not issubclass(type(spec), ExplorerSpec):
         raise TypeError(f"spec must be an ExplorerSpec (see capture_spec), got {type(spec).__name__}")
     if type(values) is not dict or set(values) != {c.name for c in spec.controls}:
         raise TypeError(f"values must be a dict with one value per control {[c.name for c in spec.controls]}")

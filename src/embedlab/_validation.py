@@ -129,21 +129,27 @@ def odd_metaclass(kind: type) -> bool:
     meta = type(kind)
     if _is_trusted_meta(meta):
         return False
-    return any(
-        name in _TYPE_DICT.__get__(k)
-        for k in _TYPE_MRO.__get__(meta)
-        if not _is_trusted_meta(k) and k is not object
-        for name in _META_LOOKUPS
-    )
+    for k in _TYPE_MRO.__get__(meta):
+        if _is_trusted_meta(k) or k is object:
+            continue
+        namespace = _TYPE_DICT.__get__(k)
+        if any(name in namespace for name in _META_COMPARISONS):  # even `__hash__ = None`: no class is hashable
+            return True
+        # A metaclass's own __module__ or __qualname__ is plain text about it; only code (a function, a
+        # property, any descriptor) under one of these names runs when a class of it is looked at.
+        if any(hasattr(type(namespace[name]), "__get__") for name in _META_LOOKUPS if name in namespace):
+            return True
+    return False
 
 
 def _is_trusted_meta(meta: type) -> bool:
     return any(meta is m for m in _TRUSTED_METAS)
 
 
+_META_COMPARISONS = ("__eq__", "__ne__", "__hash__")
 _META_LOOKUPS = (
-    "__eq__", "__ne__", "__hash__", "__getattribute__", "__getattr__", "__mro__", "mro", "__dict__", "__name__",
-    "__qualname__", "__module__", "__bases__", "__class__", "__instancecheck__", "__subclasscheck__",
+    "__getattribute__", "__getattr__", "__mro__", "mro", "__dict__", "__name__", "__qualname__", "__module__",
+    "__bases__", "__class__", "__instancecheck__", "__subclasscheck__",
 )  # fmt: skip
 _TRUSTED_METAS = (type, abc.ABCMeta, enum.EnumType, type(type(np.dtype("f8"))))
 
@@ -301,7 +307,7 @@ def check_nbytes(shape: tuple[int, ...], dtype: Any, name: str) -> None:
 def check_size(value: Any, name: str) -> int:
     """Return ``value`` as a Python int, requiring a positive integer (not a bool)."""
     _no_false_class(value, name)
-    if isinstance(value, (bool, np.bool_)) or not is_a(value, numbers.Integral):
+    if issubclass(type(value), (bool, np.bool_)) or not is_a(value, numbers.Integral):
         raise TypeError(f"{name} must be a positive integer, got {_describe(value)}")
     value = _plain_int(value, name)
     if abs(int(value)).bit_length() > 8192:  # no size is this large; past 4,300 digits Python will not print it
@@ -322,12 +328,17 @@ def check_path(path: Any, name: str, what: str = "a str or pathlib.Path") -> Pat
     kind = type(path)
     if issubclass(kind, str):
         return Path(str.__str__(path))
+    if issubclass(kind, PurePath) and not issubclass(kind, _SYSTEM_PURE_PATH):  # a Windows path on Linux, say
+        raise TypeError(f"{name} must be {what} of this system, got {type_name(path)} {short_repr(str(path))}")
     if issubclass(kind, PurePath) and not odd_metaclass(kind):
         try:
             return Path(PurePath.__str__(path))
         except Exception:  # a subclass that broke what PurePath reads
             raise TypeError(f"{name} must be {what}, got {type_name(path)}, whose path cannot be read") from None
     raise TypeError(f"{name} must be {what}, got {_describe(path)}")
+
+
+_SYSTEM_PURE_PATH = type(PurePath())  # PurePosixPath here, PureWindowsPath on Windows
 
 
 def plain_items(x: Any, name: str, what: str) -> list[Any]:
@@ -355,7 +366,7 @@ def check_choice(value: Any, name: str, options: tuple[str, ...]) -> str:
 def check_flag(value: Any, name: str) -> bool:
     """Require a real bool, so that ``tied="no"`` is not silently truthy."""
     _no_false_class(value, name)
-    if not isinstance(value, (bool, np.bool_)):
+    if not issubclass(type(value), (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {_describe(value)}")
     return bool(value)
 
@@ -363,9 +374,9 @@ def check_flag(value: Any, name: str) -> bool:
 def check_real(value: Any, name: str, *, finite: bool = True) -> float:
     """Return a real number (int or float, numpy scalars too, not a bool) as a Python float."""
     _no_false_class(value, name)
-    if isinstance(value, np.ndarray) and value.ndim == 0:
+    if issubclass(type(value), np.ndarray) and value.ndim == 0:
         value = value[()]
-    if isinstance(value, (bool, np.bool_)) or not is_a(value, numbers.Real):
+    if issubclass(type(value), (bool, np.bool_)) or not is_a(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {_describe(value)}")
     value = _plain_real(value, name)
     try:
@@ -374,14 +385,14 @@ def check_real(value: Any, name: str, *, finite: bool = True) -> float:
     except OverflowError:  # an int beyond float range
         x = math.inf if value > 0 else -math.inf
     if finite and not math.isfinite(x):
-        if is_a(value, numbers.Rational) or (isinstance(value, np.floating) and np.isfinite(value)):
+        if is_a(value, numbers.Rational) or (issubclass(type(value), np.floating) and np.isfinite(value)):
             raise ValueError(f"{name} must lie within float64's range (below 1.8e308 in size), got {short_repr(value)}")
         raise ValueError(f"{name} must be finite, got {short_repr(value)}")
     return x
 
 
 def _not_masked(x: Any, name: str) -> None:
-    if isinstance(x, np.ma.MaskedArray):
+    if issubclass(type(x), np.ma.MaskedArray):
         raise TypeError(
             f"{name} must be a plain array: masked arrays are not supported (the mask would be silently "
             f"dropped); pass {name}.filled(...) or {name}.compressed()"
@@ -390,7 +401,7 @@ def _not_masked(x: Any, name: str) -> None:
 
 def range_len(x: range | list | tuple) -> int:
     """``len(x)``, also for a range longer than ``sys.maxsize`` (where ``len`` raises OverflowError)."""
-    if isinstance(x, range):
+    if issubclass(type(x), range):
         return max(0, -((x.start - x.stop) // x.step))  # ceil((stop - start) / step), exact in ints
     return len(x)
 
@@ -399,10 +410,12 @@ def as_array(x: Any, name: str, what: str) -> np.ndarray:
     """``np.asarray(x)``, refusing masked arrays and turning NumPy's ragged-list error into ours."""
     _no_false_class(x, name)
     _not_masked(x, name)
-    if isinstance(x, range):
+    if issubclass(type(x), range):
         check_nbytes((range_len(x),), np.float64, name)  # a range(10**12) is sized before NumPy builds it
     elif not is_a(x, (np.ndarray, numbers.Number)) and (
-        isinstance(x, (list, tuple, memoryview, str, bytes)) or _has(x, "__len__", name) or _is_array_like(x, name)
+        issubclass(type(x), (list, tuple, memoryview, str, bytes))
+        or _has(x, "__len__", name)
+        or _is_array_like(x, name)
     ):  # a list of broadcast arrays, a memoryview, a sequence object, an array-like: sized as NumPy would
         # copy them, four times over: NumPy's conversion of nested Python sequences, and the work arrays after it
         check_nbytes((4 * _sequence_bytes([x], name),), np.uint8, name)
@@ -529,7 +542,7 @@ def _plain_int(value: Any, name: str) -> int:
 def _int_of(x: Any, name: str) -> int:
     """``int(x)`` of an item already read as an integer, through int's own method for an int subclass
     (whose ``__int__`` may raise or lie); another Integral's own conversion failing is refused by name."""
-    if isinstance(x, int):
+    if issubclass(type(x), int):
         return int.__index__(x)
     try:
         return int.__index__(int(x))
@@ -711,9 +724,9 @@ def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
     Negative ids are refused: NumPy would silently read from the end of the table.
     """
     _no_false_class(ids, name)
-    if isinstance(ids, (bool, np.bool_)):
+    if issubclass(type(ids), (bool, np.bool_)):
         raise TypeError(f"{name} must be integer token ids, got a bool ({ids!r})")
-    if isinstance(ids, (str, bytes)):
+    if issubclass(type(ids), (str, bytes)):
         raise TypeError(
             f"{name} must be integer token ids, got the string {short_repr(ids)}; "
             "use embedlab.token_id(token) to turn a token into its id"
@@ -721,14 +734,14 @@ def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
     arr = as_array(ids, name, "integer token ids")
     if arr.size == 0:  # before the dtype: np.asarray([]) is float64, which is not the problem
         raise ValueError(f"{name} must hold at least one token id, got an empty array of shape {arr.shape}")
-    if arr.dtype.kind == "O" or (not isinstance(ids, np.ndarray) and arr.dtype.kind in "iuf"):
+    if arr.dtype.kind == "O" or (not issubclass(type(ids), np.ndarray) and arr.dtype.kind in "iuf"):
         # A list such as [True, 2] becomes an int array: look for the bools NumPy hid. A list mixing
         # np.int64 and np.uint64 becomes float64, and Python ints beyond int64 an object array: the
         # caller passed integers all the same, so they are read one by one, exactly. An object array
         # broadcast from one value is read once (compact), and sized as what it would become.
-        objects = compact(arr) if isinstance(ids, np.ndarray) else np.asarray(ids, dtype=object)
-        flat = [v[()] if isinstance(v, np.ndarray) and v.ndim == 0 else v for v in objects.ravel()]
-        if any(isinstance(x, (bool, np.bool_)) for x in flat):
+        objects = compact(arr) if issubclass(type(ids), np.ndarray) else np.asarray(ids, dtype=object)
+        flat = [v[()] if issubclass(type(v), np.ndarray) and v.ndim == 0 else v for v in objects.ravel()]
+        if any(issubclass(type(x), (bool, np.bool_)) for x in flat):
             raise TypeError(f"{name} must be integer token ids, got a sequence containing bools")
         if arr.dtype.kind in "Of" and all(is_a(x, numbers.Integral) for x in flat):
             # plain ints, read by the value they hold: a subclass's own comparisons or conversions never run, and
@@ -779,7 +792,7 @@ def check_float_array(
     Integer input is converted to float64 (it has no floating dtype to keep) unless
     ``convert_int`` is False; bools, strings, objects, complex numbers and masked arrays are refused.
     """
-    if isinstance(x, (str, bytes)):
+    if issubclass(type(x), (str, bytes)):
         raise TypeError(f"{name} must be an array of real numbers, got the string {short_repr(x)}")
     arr = as_array(x, name, "real numbers")
     ints = passed_ints(x, arr)
@@ -844,7 +857,7 @@ def passed_ints(x: Any, arr: np.ndarray) -> np.ndarray | None:
     None when ``x`` is an array (its dtype is what it is) or holds anything but integers (bools are
     not integers here).
     """
-    if isinstance(x, np.ndarray) or arr.dtype.kind not in "fO" or not arr.size:
+    if issubclass(type(x), np.ndarray) or arr.dtype.kind not in "fO" or not arr.size:
         return None
     if arr.dtype.kind == "f":
         with np.errstate(invalid="ignore"):
@@ -872,7 +885,7 @@ def big_ints_among(x: Any, arr: np.ndarray, name: str) -> bool:
 
     NumPy makes ``[2**60 + 1, 0.5]`` float64, rounding the integer; a longdouble array holds it.
     """
-    if isinstance(x, np.ndarray) or arr.dtype.kind not in "fO" or not arr.size:
+    if issubclass(type(x), np.ndarray) or arr.dtype.kind not in "fO" or not arr.size:
         return False
     if arr.dtype.kind == "f":
         with np.errstate(invalid="ignore"):
@@ -900,7 +913,7 @@ def object_ints(arr: np.ndarray, name: str) -> np.ndarray:
     no NumPy number holds them exactly.
     """
     flat = arr.ravel()
-    if not all(is_a(x, numbers.Integral) and not isinstance(x, (bool, np.bool_)) for x in flat):
+    if not all(is_a(x, numbers.Integral) and not issubclass(type(x), (bool, np.bool_)) for x in flat):
         raise TypeError(
             f"{name} must be an array of real numbers NumPy holds (ints or floats), got objects (dtype object), "
             "such as Fractions, Decimals or None"
@@ -967,7 +980,7 @@ def check_embedding(E: Any, *, convert_int: bool = True) -> np.ndarray:
 
 def check_axis(axis: Any, ndim: int, name: str = "axis") -> int:
     _no_false_class(axis, name)
-    if isinstance(axis, (bool, np.bool_)) or not is_a(axis, numbers.Integral):
+    if issubclass(type(axis), (bool, np.bool_)) or not is_a(axis, numbers.Integral):
         raise TypeError(f"{name} must be an int, got {_describe(axis)}")
     axis = _plain_int(axis, name)
     if not -ndim <= axis < ndim:

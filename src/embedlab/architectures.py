@@ -112,7 +112,7 @@ class DecoderConfig:
             check_size(getattr(self, field), field)
         for field in ("gated_mlp", "qkv_bias", "out_bias", "mlp_bias", "head_bias"):
             check_flag(getattr(self, field), field)
-        if isinstance(self.n_positions, bool) or not is_a(self.n_positions, numbers.Integral):
+        if issubclass(type(self.n_positions), bool) or not is_a(self.n_positions, numbers.Integral):
             raise TypeError(f"n_positions must be a non-negative integer, got {_describe(self.n_positions)}")
         object.__setattr__(self, "n_positions", exact_int(self.n_positions, "n_positions"))  # the plain int it holds
         if self.n_positions < 0:
@@ -194,21 +194,21 @@ def _check_common(c: Any) -> None:
     # NumPy ints and bools stored as Python ones first: sums of uint8 or int64 sizes would wrap around
     for f in dataclasses.fields(c):
         value = getattr(c, f.name)
-        if isinstance(value, np.bool_):
+        if issubclass(type(value), np.bool_):
             object.__setattr__(c, f.name, bool(value))
-        elif isinstance(value, np.integer):
+        elif issubclass(type(value), np.integer):
             object.__setattr__(c, f.name, int(value))
         elif issubclass(type(value), str) and type(value) is not str:  # the text it holds, not its own methods
             object.__setattr__(c, f.name, plain_str(value))
         # the number it holds: its own * or +
         elif issubclass(type(value), int) and not _is_one_of(type(value), (int, bool)):
             object.__setattr__(c, f.name, exact_int(value, f.name))  # never runs in a count
-    if not isinstance(c.name, str):
+    if not issubclass(type(c.name), str):
         raise TypeError(f"name must be a str, got {_describe(c.name)}")
     for field in ("vocab_size", "d_model", "n_layers", "n_heads"):
         check_size(getattr(c, field), field)
     check_flag(c.tied, "tied")
-    if not isinstance(c.norm, str) or c.norm not in _NORMS:
+    if not issubclass(type(c.norm), str) or c.norm not in _NORMS:
         raise ValueError(f"norm must be one of {_NORMS}, got {short_repr(c.norm)}")
 
 
@@ -449,9 +449,9 @@ def get_config(name_or_config: str | Config) -> Config:
     >>> c.n_layers, c.n_kv_heads, c.tied
     (32, 8, False)
     """
-    if isinstance(name_or_config, (DecoderConfig, BertConfig, T5Config)):
+    if issubclass(type(name_or_config), (DecoderConfig, BertConfig, T5Config)):
         return name_or_config
-    if not isinstance(name_or_config, str):
+    if not issubclass(type(name_or_config), str):
         raise TypeError(
             "name_or_config must be a model name (str) or a DecoderConfig, BertConfig or T5Config, "
             f"got {_describe(name_or_config)}"
@@ -553,9 +553,9 @@ def total_params(name_or_config: str | Config) -> int:
     6738415616
     """
     c = get_config(name_or_config)
-    if isinstance(c, BertConfig):
+    if issubclass(type(c), BertConfig):
         return _bert_total(c)
-    if isinstance(c, T5Config):
+    if issubclass(type(c), T5Config):
         return _t5_total(c)
     return _decoder_total(c)
 
@@ -577,7 +577,7 @@ def pretraining_head_params(name_or_config: str | BertConfig) -> int:
     624188
     """
     c = get_config(name_or_config)
-    if not isinstance(c, BertConfig):
+    if not issubclass(type(c), BertConfig):
         raise ValueError(
             "name_or_config must be a BERT model: pretraining_head_params is defined for BERT only, "
             f"got {short_repr(c.name)}"
@@ -624,7 +624,7 @@ def embedding_share(name_or_config: str | Config) -> dict[str, Any]:
     embedding = c.vocab_size * c.d_model
     head = _head_params(c)
     total = total_params(c)
-    if isinstance(c, BertConfig):  # the checkpoint: encoder plus its masked-LM head (and NSP head)
+    if issubclass(type(c), BertConfig):  # the checkpoint: encoder plus its masked-LM head (and NSP head)
         untied = 0 if c.tied else c.vocab_size * c.d_model  # a separate decoder matrix, if not tied
         head = untied + c.vocab_size  # the MLM head's own output bias, and its matrix when untied
         total += pretraining_head_params(c) + untied
@@ -771,7 +771,7 @@ def flops_per_token(name_or_config: str | DecoderConfig, *, n_ctx: int) -> Flops
     """
     c = get_config(name_or_config)
     n_ctx = check_size(n_ctx, "n_ctx")
-    if not isinstance(c, DecoderConfig):
+    if not issubclass(type(c), DecoderConfig):
         raise ValueError(
             "name_or_config must be a decoder-only model (one head call per generated token), got "
             f"{short_repr(c.name)}, an encoder or encoder-decoder"

@@ -94,7 +94,7 @@ def param_bytes(vocab_size: int, d_model: int, *, tied: bool, output_bias: bool 
     if dtype is None:
         raise TypeError("dtype must be a NumPy dtype or 'bfloat16', got None")
     dtype = plain_str(dtype)  # a name of a str subclass read as the text it holds
-    if isinstance(dtype, str) and dtype == "bfloat16":  # not a NumPy dtype, but 2 bytes like float16
+    if issubclass(type(dtype), str) and dtype == "bfloat16":  # not a NumPy dtype, but 2 bytes like float16
         itemsize = 2
     else:
         try:
@@ -159,7 +159,7 @@ def memory_bytes(
     >>> memory_bytes(50257, 768, tied=True, regime="float32 Adam")
     617558016
     """
-    if not isinstance(regime, str):
+    if not issubclass(type(regime), str):
         raise TypeError(f"regime must be a str, one of {list(REGIMES)}, got {_describe(regime)}")
     regime = str.__str__(regime)  # the characters it holds: a subclass's own hash or == never runs
     if regime not in REGIMES:

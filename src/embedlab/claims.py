@@ -21,6 +21,7 @@ from ._validation import (
     as_array,
     exact_int,
     is_a,
+    is_sub,
     plain_str,
     short_repr,
     type_name,
@@ -34,7 +35,7 @@ __all__ = [
 
 def _figure(v: Fraction | float, decimals: int, grouped: bool) -> str:
     """A figure at ``decimals`` places, written exactly (a Fraction's own digits, no float noise), or NaN/inf."""
-    if not isinstance(v, Fraction):
+    if not is_sub(type(v), Fraction):
         return f"{v:,.{decimals}f}" if grouped else f"{v:.{decimals}f}"
     n = v * 10**decimals
     digits = abs(n.numerator // n.denominator if n.denominator == 1 else round(n))
@@ -80,7 +81,7 @@ def _written(draft: Any, d: np.ndarray, name: str = "draft") -> list[Fraction | 
             out.append(None)
         elif is_a(v, numbers.Integral):
             out.append(Fraction(_int_of(v, name)))
-        elif isinstance(v, np.floating) and v.dtype.itemsize < 8:  # float16, float32: typed in their own digits
+        elif issubclass(type(v), np.floating) and v.dtype.itemsize < 8:  # float16, float32: typed in their own digits
             exact = Fraction(f)
             # a whole number float64 holds exactly (2**30 as a float32) was typed as itself, not as the
             # shortest decimal of its precision (1.0737418e+09)
@@ -97,10 +98,10 @@ def _leaves(x: Any, depth: int = 0) -> Any:
     Lists and tuples are walked; anything else (an array, a memoryview, an array-like, a number) is
     read as NumPy reads it, so its own dtype is kept.
     """
-    if isinstance(x, (list, tuple)) and depth < 64:
-        for item in list.__iter__(x) if isinstance(x, list) else tuple.__iter__(x):  # a namedtuple too
+    if issubclass(type(x), (list, tuple)) and depth < 64:
+        for item in list.__iter__(x) if issubclass(type(x), list) else tuple.__iter__(x):  # a namedtuple too
             yield from _leaves(item, depth + 1)
-    elif is_a(x, (numbers.Number, np.generic)) and not isinstance(x, np.ndarray):
+    elif is_a(x, (numbers.Number, np.generic)) and not issubclass(type(x), np.ndarray):
         yield x
     else:
         try:
@@ -135,25 +136,33 @@ def _exact_real(v: Any, name: str) -> float:
         return _exact_float(_int_of(v, name), name)
     if issubclass(type(v), float):  # the number it holds: a subclass's own __float__ or == never runs
         v = float.__float__(v)
-    elif issubclass(type(v), Fraction) and type(v) is not Fraction:  # read by Fraction's own fields
-        try:
-            v = Fraction(int.__index__(Fraction.numerator.__get__(v)), int.__index__(Fraction.denominator.__get__(v)))
-        except Exception:  # a subclass that broke the fields Fraction keeps
-            raise TypeError(f"{name} must hold plain numbers, got {type_name(v)}, whose value cannot be read") from None
+    elif is_sub(type(v), Fraction):
+        v = _plain_fraction(v, name)
     try:
         f = float(v)
     except OverflowError:
         f = math.inf if v > 0 else -math.inf
     if math.isfinite(f):
-        exact = f == v if not isinstance(v, np.floating) else np.asarray(f).astype(v.dtype) == v
+        exact = f == v if not issubclass(type(v), np.floating) else np.asarray(f).astype(v.dtype) == v
         if not exact:
             raise ValueError(
                 f"{name} must be a number float64 holds exactly to be compared, got {short_repr(v)}, "
                 "which float64 would round"
             )
-    elif is_a(v, numbers.Rational) or (isinstance(v, np.floating) and np.isfinite(v)):
+    elif is_a(v, numbers.Rational) or (issubclass(type(v), np.floating) and np.isfinite(v)):
         raise ValueError(f"{name} must fit in float64 to be compared, got {short_repr(v)}")
     return f
+
+
+def _plain_fraction(v: Fraction, name: str) -> Fraction:
+    """A Fraction of a subclass as the plain Fraction it holds, read by Fraction's own fields (its own
+    ``__float__``, ``__array__`` or ``numerator`` never run)."""
+    if type(v) is Fraction:
+        return v
+    try:
+        return Fraction(int.__index__(Fraction.numerator.__get__(v)), int.__index__(Fraction.denominator.__get__(v)))
+    except Exception:  # a subclass that broke the fields Fraction keeps
+        raise TypeError(f"{name} must hold plain numbers, got {type_name(v)}, whose value cannot be read") from None
 
 
 def _plain_floats(x: Any, name: str, depth: int = 0) -> Any:
@@ -163,6 +172,8 @@ def _plain_floats(x: Any, name: str, depth: int = 0) -> Any:
     if issubclass(type(x), float):
         _no_false_class(x, name)
         return float.__float__(x)
+    if is_sub(type(x), Fraction):  # NumPy would read a subclass through its own __array__ or __len__
+        return _plain_fraction(x, name)
     if depth and (
         issubclass(type(x), (bool, np.bool_)) or (issubclass(type(x), np.ndarray) and x.dtype == np.bool_)
     ):  # NumPy would read it beside numbers as 1 or 0
@@ -199,21 +210,21 @@ def _count_items(x: Any, most: int, depth: int = 0) -> int:
 
 def _as_float64(x: Any, name: str) -> np.ndarray:
     """A float64 array of the figure (NaN and inf allowed: a draft may show them, they just differ)."""
-    if isinstance(x, (str, bytes)):
+    if issubclass(type(x), (str, bytes)):
         raise TypeError(f"{name} must be a number or an array of numbers, got the string {short_repr(x)}")
     x = _plain_floats(x, name)
     arr = as_array(x, name, "numbers")
     if arr.size > MAX_VALUES:
         raise ValueError(f"{name} must hold at most {MAX_VALUES:,} values (figures a draft prints), got {arr.size:,}")
-    from_list = isinstance(x, (list, tuple)) and arr.dtype.kind == "f"
+    from_list = issubclass(type(x), (list, tuple)) and arr.dtype.kind == "f"
     if from_list or arr.dtype.kind == "O":
         # A list NumPy made a float array or objects: ints beyond 2**53, mixed numpy int types,
         # longdoubles, Fractions. Each item is read as itself and must be a float64 exactly (or be
         # refused): a figure rounded before it is compared could agree where it differs.
         objects = np.asarray(x, dtype=object) if from_list else arr
-        flat = [v[()] if isinstance(v, np.ndarray) and v.ndim == 0 else v for v in objects.ravel()]
+        flat = [v[()] if issubclass(type(v), np.ndarray) and v.ndim == 0 else v for v in objects.ravel()]
         if objects.shape == arr.shape and all(
-            is_a(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in flat
+            is_a(v, numbers.Real) and not issubclass(type(v), (bool, np.bool_)) for v in flat
         ):
             arr = np.array([_exact_real(v, name) for v in flat], dtype=np.float64).reshape(arr.shape)
     if arr.dtype.kind not in "iuf":
@@ -266,12 +277,12 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
     >>> check("softmax", [0.19, 0.21], [0.2000, 0.2210], 2)
     softmax: draft [0.19, 0.21], computed [0.20, 0.22] -> DIFFERS
     """
-    if not isinstance(label, str):
+    if not issubclass(type(label), str):
         raise TypeError(f"label must be a str, got {_describe(label)}")
     label = plain_str(label)  # printed as the text it holds
     if len(label) > 1000 or any("\ud800" <= c <= "\udfff" for c in label):
         raise ValueError(f"label must be printable text of at most 1,000 characters, got {short_repr(label)}")
-    if isinstance(decimals, (bool, np.bool_)) or not is_a(decimals, numbers.Integral):
+    if issubclass(type(decimals), (bool, np.bool_)) or not is_a(decimals, numbers.Integral):
         raise TypeError(f"decimals must be an int, got {_describe(decimals)}")
     decimals = exact_int(decimals, "decimals")
     if not 0 <= decimals <= 17:

@@ -111,7 +111,7 @@ class Corpus:
     def __post_init__(self) -> None:
         """A hand-built corpus is checked as one from :func:`make_corpus` would be: refused by the field at fault."""
         vocab = self.vocab
-        if not isinstance(vocab, tuple) or not vocab or not all(isinstance(w, str) for w in vocab):
+        if not issubclass(type(vocab), tuple) or not vocab or not all(issubclass(type(w), str) for w in vocab):
             raise TypeError(f"vocab must be a non-empty tuple of str, got {short_repr(vocab)}")
         vocab = tuple(str.__str__(w) for w in vocab)  # the words as the text they hold
         object.__setattr__(self, "vocab", vocab)
@@ -119,18 +119,22 @@ class Corpus:
             raise ValueError("vocab must not repeat a token")
         V = len(vocab)
         classes = self.classes
-        if not isinstance(classes, np.ndarray) or isinstance(classes, np.ma.MaskedArray) or classes.dtype.kind != "U":
+        if (
+            not issubclass(type(classes), np.ndarray)
+            or issubclass(type(classes), np.ma.MaskedArray)
+            or classes.dtype.kind != "U"
+        ):
             raise TypeError(f"classes must be a NumPy array of str (one per token), got {short_repr(classes)}")
         if classes.shape != (V,):
             raise ValueError(f"classes must have shape ({V},), one per token of vocab, got {classes.shape}")
-        if isinstance(self.seed, (bool, np.bool_)) or not is_a(self.seed, numbers.Integral):
+        if issubclass(type(self.seed), (bool, np.bool_)) or not is_a(self.seed, numbers.Integral):
             raise TypeError(f"seed must be a non-negative int, got {short_repr(self.seed)}")
         object.__setattr__(self, "seed", exact_int(self.seed, "seed"))
         if self.seed < 0:
             raise ValueError(f"seed must be a non-negative int, got {short_repr(self.seed)}")
         for split in ("train", "valid", "test"):
             sentences = getattr(self, split)
-            if not isinstance(sentences, tuple):
+            if not issubclass(type(sentences), tuple):
                 raise TypeError(f"{split} must be a tuple of 1-D int arrays, got {type_name(sentences)}")
             if len(sentences) > MAX_SENTENCES:
                 raise ValueError(f"{split} must hold at most {MAX_SENTENCES:,} sentences, got {len(sentences):,}")
@@ -247,7 +251,7 @@ def make_corpus(
     >>> len(c.target_only()), len(c.unseen())  # predicted but never read; absent from training
     (60, 18)
     """
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+    if issubclass(type(seed), bool) or not issubclass(type(seed), (int, np.integer)):
         raise TypeError(f"seed must be a non-negative int, got {type_name(seed)} {short_repr(seed)}")
     seed = exact_int(seed, "seed")
     if seed < 0:
@@ -264,7 +268,7 @@ def make_corpus(
         ("p_adjective", p_adjective, 0.0, 1.0),
         ("p_intransitive", p_intransitive, 0.0, 1.0),
     ):
-        if isinstance(value, (bool, np.bool_)) or not is_a(value, numbers.Real):
+        if issubclass(type(value), (bool, np.bool_)) or not is_a(value, numbers.Real):
             raise TypeError(f"{name} must be a real number, got {type_name(value)} {short_repr(value)}")
         value = exact_real(value, name)
         if not lo <= value <= hi:
@@ -344,11 +348,11 @@ def context_windows(sentences: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
     ([[0, 0], [0, 5], [5, 7]], [5, 7, 9])
     """
     k = check_size(k, "k")
-    if isinstance(sentences, (str, bytes)) or not _has(sentences, "__iter__", "sentences"):
+    if issubclass(type(sentences), (str, bytes)) or not _has(sentences, "__iter__", "sentences"):
         raise TypeError(f"sentences must be a sequence of 1-D int arrays, got {type_name(sentences)}")
-    if isinstance(sentences, np.ndarray) and sentences.ndim == 0:
+    if issubclass(type(sentences), np.ndarray) and sentences.ndim == 0:
         raise TypeError("sentences must be a sequence of 1-D int arrays, got a 0-d array")
-    if isinstance(sentences, (list, tuple, dict)) and not _is_one_of(type(sentences), (list, tuple)):
+    if issubclass(type(sentences), (list, tuple, dict)) and not _is_one_of(type(sentences), (list, tuple)):
         raise TypeError(f"sentences must be a plain list or tuple of 1-D int arrays, got {type_name(sentences)}")
     arrays = []
     total = 0  # ids in all the sentences so far: sized before any of them is read
@@ -361,7 +365,7 @@ def context_windows(sentences: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
             check_nbytes((total,), np.intp, "sentences")
             arrays.append(plain)
             continue
-        if isinstance(s, np.ma.MaskedArray):
+        if issubclass(type(s), np.ma.MaskedArray):
             raise TypeError("sentences must be plain int arrays: masked arrays are not supported")
         raw, s = s, as_array(s, "sentences", "token ids")  # sized before NumPy builds it
         if s.ndim != 1 or s.dtype.kind not in "iufO" or len(s) < 2:  # f, O: mixed or big ints, read by check_ids

@@ -90,7 +90,7 @@ def check_figsize(figsize: Any, name: str = "figsize") -> tuple[float, float]:
         raise TypeError(f"{name} must be a (width, height) pair of inches, got {_short(figsize)}")
     sides = []
     for side in figsize:
-        if isinstance(side, (bool, np.bool_)) or not is_a(side, numbers.Real):
+        if issubclass(type(side), (bool, np.bool_)) or not is_a(side, numbers.Real):
             raise TypeError(f"{name} must be a pair of real numbers of inches, got {_short(figsize)}")
         side = exact_real(side, name)
         if not MIN_INCHES <= side <= MAX_INCHES:  # compared before any conversion: an int past float range too
@@ -106,7 +106,7 @@ def _check_figure_type(fig: Any, name: str) -> None:
     """A matplotlib ``Figure`` of finite, positive size in inches (its pixels are checked apart)."""
     from matplotlib.figure import Figure
 
-    if not isinstance(fig, Figure):
+    if not issubclass(type(fig), Figure):
         from ._validation import type_name
 
         raise TypeError(f"{name} must be a matplotlib Figure, got {type_name(fig)}")
@@ -138,7 +138,7 @@ def _short(value: Any) -> str:
         _is_one_of(type(value), (list, tuple)) and len(value) <= 4
     ):  # a figsize: each side cut on its own (10**5000, say)
         inner = ", ".join(short_repr(v, 28) for v in value)
-        return short_repr(f"({inner})" if isinstance(value, tuple) else f"[{inner}]", 60).strip("'")
+        return short_repr(f"({inner})" if issubclass(type(value), tuple) else f"[{inner}]", 60).strip("'")
     return short_repr(value, 60)
 
 
@@ -201,7 +201,7 @@ def text_sizes_css(fig: Any, shown_width: float | None = None) -> list[tuple[str
 
     check_figure(fig)
     if shown_width is not None:
-        if isinstance(shown_width, (bool, np.bool_)) or not is_a(shown_width, numbers.Real):
+        if issubclass(type(shown_width), (bool, np.bool_)) or not is_a(shown_width, numbers.Real):
             from ._validation import type_name
 
             raise TypeError(f"shown_width must be a number of CSS pixels, got {type_name(shown_width)}")
@@ -258,7 +258,7 @@ def _drawing(name: str = "fig") -> Iterator[None]:
         except UserWarning as exc:
             raise ValueError(f"{name} must hold text its fonts can draw: {str(exc)[:200]}") from None
         except (RuntimeError, ValueError) as exc:  # FreeType, Agg, and math text that does not parse
-            if isinstance(exc, ValueError) and f"{name} must" in str(exc):
+            if issubclass(type(exc), ValueError) and f"{name} must" in str(exc):
                 raise
             raise ValueError(
                 f"{name} must hold what matplotlib can draw; drawing it failed: {' '.join(str(exc).split())[:200]}"

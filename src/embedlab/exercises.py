@@ -104,7 +104,7 @@ def get(key: str) -> Exercise:
     >>> get("F1").title
     'F1 · Where P0 is one half'
     """
-    if not isinstance(key, str):
+    if not issubclass(type(key), str):
         raise TypeError(f"key must be an exercise's key such as 'C1' (a str), got {_describe(key)}")
     key = plain_str(key)
     for exercise in _bank():

@@ -603,7 +603,7 @@ def scale_explorer() -> Explorer:
 
 def gradient_explorer(context: tuple[int, ...] = (2, 1), W: Any = None) -> Explorer:
     """H: the two gradient paths into each row of a tied ``E``, for a choice of next token."""
-    if not isinstance(context, (list, tuple, np.ndarray)):
+    if not issubclass(type(context), (list, tuple, np.ndarray)):
         raise TypeError(f"context must be a sequence of token ids, got {_describe(context)}")
     ids = check_ids(context, len(TOKENS), name="context")
     if ids.ndim != 1 or ids.size > 64:

@@ -260,7 +260,7 @@ def _drawable(x: Any, name: str, ndim: int, most: float | None = None) -> tuple[
 
 def _check_labels(labels: Any, n: int, name: str = "labels") -> list[str]:
     labels = plain_items(labels, name, "a list or tuple of str")
-    if len(labels) != n or not all(isinstance(t, str) for t in labels):
+    if len(labels) != n or not all(issubclass(type(t), str) for t in labels):
         raise ValueError(f"{name} must hold one str per token ({n}), got {short_repr(labels)}")
     return [plots._check_label(t, name) for t in labels]  # drawn as typed: a "$" starts no mathtext
 
@@ -367,7 +367,7 @@ def tie_scatter(
         raise ValueError(f"z_dup must have one column per token like z_real ({n_tokens}), got {panels[1].shape[1]}")
     plain = {}
     for name, k in (("i", i), ("j", j), *((("far", far),) if far is not None else ())):
-        if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
+        if issubclass(type(k), (bool, np.bool_)) or not issubclass(type(k), (int, np.integer)):
             raise TypeError(f"{name} must be a token index, an int in [0, {n_tokens}), got {_describe(k)}")
         plain[name] = exact_int(k, name)  # a Python int: a uint64 beside an int would index as a float
         if not 0 <= plain[name] < n_tokens:

@@ -166,12 +166,12 @@ def _reduced_degrees(angle: Any) -> float:
     An int is reduced as an int and a longdouble in longdouble (fmod is exact), so 2**64 + 90 degrees
     is 106 degrees, not the float64 nearest 2**64 + 90; 1e300 degrees is the angle it is, not noise.
     """
-    if isinstance(angle, np.ndarray) and angle.ndim == 0:
+    if issubclass(type(angle), np.ndarray) and angle.ndim == 0:
         angle = angle[()]
     check_real(angle, "angle_degrees", finite=False)  # the type, and no bool
     if is_a(angle, numbers.Rational):  # an int or a Fraction, read by the value it holds, reduced exactly
         return float(exact_real(angle, "angle_degrees") % 360)
-    if isinstance(angle, np.floating):
+    if issubclass(type(angle), np.floating):
         if not np.isfinite(angle):
             raise ValueError(f"angle_degrees must be finite, got {short_repr(angle)}")
         return float(np.fmod(angle, angle.dtype.type(360)))

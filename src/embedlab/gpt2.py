@@ -331,8 +331,8 @@ def vocab_facts() -> VocabFacts:
 
 
 def _check_text(text: Any, name: str = "text") -> str:
-    if not isinstance(text, str):
-        hint = "; decode bytes first, e.g. text.decode('utf-8')" if isinstance(text, (bytes, bytearray)) else ""
+    if not issubclass(type(text), str):
+        hint = "; decode bytes first, e.g. text.decode('utf-8')" if issubclass(type(text), (bytes, bytearray)) else ""
         raise TypeError(f"{name} must be a str, got {_describe(text)}{hint}")
     text = str.__str__(text)  # the characters themselves: a subclass's own len, encode or __getitem__ never runs
     if len(text) > MAX_TEXT:
@@ -361,13 +361,19 @@ def _tiktoken(call: Any, text: str) -> list[int]:
 
 
 def _check_id_list(ids: Any) -> list[int]:
-    if isinstance(ids, (str, bytes)):
+    if issubclass(type(ids), (str, bytes)):
         raise TypeError(
             f"ids must be integer token ids, got the string {short_repr(ids)}; "
             "use embedlab.gpt2.encode(text) to get its ids"
         )
     # sized before NumPy builds or converts anything (a range(10**12), a broadcast view)
-    n = range_len(ids) if isinstance(ids, (range, list, tuple)) else np.size(ids) if isinstance(ids, np.ndarray) else 1
+    n = (
+        range_len(ids)
+        if issubclass(type(ids), (range, list, tuple))
+        else np.size(ids)
+        if issubclass(type(ids), np.ndarray)
+        else 1
+    )
     if n > MAX_IDS:
         raise ValueError(f"ids must hold at most {MAX_IDS:,} ids, got {n:,}")
     if n == 0 and np.ndim(ids) == 1:
@@ -656,7 +662,7 @@ def explorer_html(sentences: Sequence[str] = SAMPLE_SENTENCES) -> str:
     if len(sentences) > 1000:
         raise ValueError(f"sentences must hold at most 1,000 sentences, got {len(sentences):,}")
     sentences = [sentences[k] for k in range(len(sentences))]  # read by position: its own iterator never runs
-    if sum(len(str.__str__(s)) for s in sentences if isinstance(s, str)) > MAX_TEXT:  # the characters each holds
+    if sum(len(str.__str__(s)) for s in sentences if issubclass(type(s), str)) > MAX_TEXT:  # the characters each holds
         raise ValueError(f"sentences must hold at most {MAX_TEXT:,} characters in all")
     parts = []
     for k, s in enumerate(sentences):

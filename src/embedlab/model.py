@@ -113,7 +113,7 @@ def finite_difference_grad(loss: Callable[[np.ndarray], float], E: Any, eps: flo
     >>> finite_difference_grad(lambda M: float((M ** 2).sum()), np.array([[1.0, -2.0]])).round(6)
     array([[ 2., -4.]])
     """
-    if not callable(loss) or isinstance(loss, type):  # a class is called to make an object, not a loss
+    if not callable(loss) or issubclass(type(loss), type):  # a class is called to make an object, not a loss
         raise TypeError(f"loss must be a function loss(E) -> float, got {type_name(loss)}")
     E = check_embedding(E)
     if E.size > MAX_FD_ENTRIES:

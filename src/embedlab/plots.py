@@ -106,7 +106,7 @@ def new_figure(
     ncols, nrows = check_size(ncols, "ncols"), check_size(nrows, "nrows")
     if ncols * nrows > MAX_AXES:
         raise ValueError(f"ncols times nrows must be at most {MAX_AXES} axes, got {ncols} x {nrows}")
-    if not isinstance(projection, str):
+    if not issubclass(type(projection), str):
         raise TypeError(f"projection must be one of {PROJECTIONS}, got {_describe(projection)}")
     projection = plain_str(projection)  # the text it holds
     if projection not in PROJECTIONS:
@@ -145,7 +145,7 @@ def _unplottable(ax: Axes) -> str | None:
         return "an Axes removed from its figure"
     if type(ax).name in ("3d", "polar"):  # patches take three coordinates; angles are not lengths
         return f"a {'3-D' if type(ax).name == '3d' else 'polar'} Axes"
-    if isinstance(ax, GeoAxes):
+    if issubclass(type(ax), GeoAxes):
         return f"a {type(ax).name} map projection"
     scales = (ax.get_xscale(), ax.get_yscale())
     if scales != ("linear", "linear"):  # limits through 0 and negative data: a log scale would warn
@@ -175,7 +175,7 @@ def _axes_list(axes: Any, n: int, name: str, what: str) -> list[Axes]:
     ``what`` says what the caller must pass, after "must be" ("2 x 2 matplotlib Axes")."""
     if issubclass(type(axes), Axes):
         flat: list[Any] = [axes]
-    elif isinstance(axes, np.ndarray):
+    elif issubclass(type(axes), np.ndarray):
         if axes.dtype != object or axes.size > MAX_AXES:
             raise TypeError(f"{name} must be {what} (at most {MAX_AXES}), got {_describe(axes)}")
         flat = list(axes.flat)
@@ -342,7 +342,7 @@ def _index(i: Any, n: int, name: str) -> int | None:
     """None, or an int in [0, n)."""
     if i is None:
         return None
-    if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+    if issubclass(type(i), (bool, np.bool_)) or not issubclass(type(i), (int, np.integer)):
         raise TypeError(f"{name} must be None or an int, got {_describe(i)}")
     i = exact_int(i, name)
     if not 0 <= i < n:
@@ -465,7 +465,7 @@ class _ValueLabel(Annotation):
     """A bar's value label: an ``Annotation`` whose text, on an Agg canvas, is drawn by :class:`_TextImages`."""
 
     def draw(self, renderer: Any) -> None:
-        if isinstance(renderer, RendererAgg):
+        if issubclass(type(renderer), RendererAgg):
             images = renderer.__dict__.get("_embedlab_text_images")
             if images is None:  # one per renderer: matplotlib caches text layouts by renderer
                 images = renderer.__dict__["_embedlab_text_images"] = _TextImages(renderer)
@@ -527,7 +527,7 @@ def heatmap(
 
 def set_highlight_row(box: Rectangle, row: int | None) -> None:
     """Move the outline made by :func:`heatmap` to ``row`` (hide it for None)."""
-    if not isinstance(box, Rectangle):
+    if not issubclass(type(box), Rectangle):
         raise TypeError(f"box must be the Rectangle made by heatmap, got {_describe(box)}")
     row = _index(row, 2**31, "row")
     box.set_visible(row is not None)
@@ -587,9 +587,9 @@ def update_bars(container: BarContainer, values: Any, highlight: int | Sequence[
     values = _values(values, "values", ndim=1)
     if values.size != len(container.patches):
         raise ValueError(f"values must have one entry per bar ({len(container.patches)}), got {values.size}")
-    if isinstance(highlight, np.ndarray) and highlight.ndim == 0:
+    if issubclass(type(highlight), np.ndarray) and highlight.ndim == 0:
         highlight = highlight[()]  # a 0-d array is one index
-    if isinstance(highlight, (list, tuple, np.ndarray)):
+    if issubclass(type(highlight), (list, tuple, np.ndarray)):
         if len(highlight) > values.size:
             raise ValueError(f"highlight must name at most {values.size} bars, got {len(highlight)}")
         if any(i is None for i in highlight):
@@ -636,7 +636,7 @@ def arrows(
     labels, colors = list(labels), list(colors[: len(v)])  # only the colours drawn are read
     for name, texts in (("labels", labels), ("colors", colors)):
         for t in texts:
-            if not isinstance(t, str):
+            if not issubclass(type(t), str):
                 raise TypeError(f"{name} must be a sequence of str, got an item {_describe(t)}")
     labels = [_check_label(t, "labels") for t in labels]
     colors = [_check_color(c, "colors") for c in colors]
@@ -734,7 +734,7 @@ def curve(x: Any, y: Any, ax: Axes | None = None, *, label: str | None = None, c
     color = _check_color(color, "color")
     for key, value in kw.items():
         if key in CURVE_TEXT_KEYWORDS:  # a line style or marker: short text, read as the text it holds
-            if not isinstance(value, str):
+            if not issubclass(type(value), str):
                 raise TypeError(f"{key} must be a str, got {_describe(value)}")
             if len(value) > 100:
                 raise ValueError(f"{key} must be at most 100 characters, got {len(value):,}")
@@ -744,7 +744,7 @@ def curve(x: Any, y: Any, ax: Axes | None = None, *, label: str | None = None, c
         elif key in CURVE_COLOR_KEYWORDS:
             kw[key] = _check_color(value, key)
         else:  # a width or a marker size: a few points, not 1e308 of them
-            if isinstance(value, (bool, np.bool_)) or not is_a(value, numbers.Real):
+            if issubclass(type(value), (bool, np.bool_)) or not is_a(value, numbers.Real):
                 raise TypeError(f"{key} must be a number, got {_describe(value)}")
             kw[key] = number = check_real(value, key)
             if key == "alpha" and not 0 <= number <= 1:

@@ -102,7 +102,7 @@ def parse_number(text: str) -> float | None:
     >>> [parse_number(t) for t in ["0.42", ".42", "42%", "4.2e-1", "0,42", "1/4", "", "abc"]]
     [0.42, 0.42, 0.42, 0.42, 0.42, 0.25, None, None]
     """
-    if not isinstance(text, str):
+    if not issubclass(type(text), str):
         raise TypeError(f"text must be a str, got {type_name(text)}")
     t = _SPACES.sub("", text).replace("\u2212", "-")
     if not t:
@@ -145,7 +145,7 @@ def ambiguous_readings(text: str) -> tuple[str, str] | None:
 
 def _finite(x: Any, name: str) -> float:
     """``x`` as a finite float: a plain number (not a bool, not a str), so both graders read it alike."""
-    if isinstance(x, bool) or not is_a(x, Real) or type_name(x) == "bool_":
+    if issubclass(type(x), bool) or not is_a(x, Real) or type_name(x) == "bool_":
         raise TypeError(f"{name} must be a finite number, got {short_repr(x)}")
     x = exact_real(x, name)
     try:
@@ -166,7 +166,7 @@ def is_blank(text: str) -> bool:
 
 
 def _check_text(text: Any) -> None:
-    if not isinstance(text, str):
+    if not issubclass(type(text), str):
         raise TypeError(f"text must be a str, got {type_name(text)}")
 
 
@@ -214,15 +214,15 @@ class Grade:
 def _check_messages(slips: Any, right: Any, wrong: Any) -> tuple[Slip, ...]:
     """The graders' shared arguments: a sequence of Slip with str feedback, and str messages."""
     for name, value in (("right", right), ("wrong", wrong)):
-        if not isinstance(value, str):
+        if not issubclass(type(value), str):
             raise TypeError(f"{name} must be a str, got {short_repr(value)}")
-    if isinstance(slips, (str, bytes, Slip, dict)) or not isinstance(slips, (list, tuple)):
+    if issubclass(type(slips), (str, bytes, Slip, dict)) or not issubclass(type(slips), (list, tuple)):
         raise TypeError(f"slips must be a list or tuple of Slip, got {short_repr(slips)}")
     slips = tuple(itertools.islice(slips, MAX_SLIPS + 1))
     if len(slips) > MAX_SLIPS:
         raise ValueError(f"slips must hold at most {MAX_SLIPS} slips")
     for slip in slips:
-        if not isinstance(slip, Slip) or not isinstance(slip.feedback, str):
+        if not issubclass(type(slip), Slip) or not issubclass(type(slip.feedback), str):
             raise TypeError(f"slips must hold Slip(value, feedback) with a str feedback, got {short_repr(slip)}")
     for name, value in (("right", right), ("wrong", wrong), *(("a slip's feedback", s.feedback) for s in slips)):
         _check_page_text(value, name)  # shown by the page too: text HTML would rewrite is refused
@@ -234,7 +234,7 @@ def _plain_value(value: Any) -> Any:
     """A slip's value as the plain str or number it holds; anything else as it is (refused later by name)."""
     if issubclass(type(value), str):
         return plain_str(value)
-    if is_a(value, Real) and not isinstance(value, bool) and type_name(value) != "bool_":
+    if is_a(value, Real) and not issubclass(type(value), bool) and type_name(value) != "bool_":
         return exact_real(value, "a slip's value")
     return value
 
@@ -243,7 +243,7 @@ def _check_page_text(value: Any, name: str) -> str:
     """A choice (or a message) as the page will hold it: a str without control characters, which HTML
     would rewrite (a carriage return becomes a line feed, NUL becomes U+FFFD), so the two graders would
     differ."""
-    if not isinstance(value, str):
+    if not issubclass(type(value), str):
         raise TypeError(f"{name} must be a str, got {short_repr(value)}")
     bad = _CONTROL.search(value)
     if bad:
@@ -280,7 +280,7 @@ def grade_number(
     >>> grade_number("", 1.0, abs_tol=0.1).status, grade_number("abc", 1.0, abs_tol=0.1).status
     ('blank', 'nan')
     """
-    if not isinstance(percent, bool):
+    if not issubclass(type(percent), bool):
         raise TypeError(f"percent must be True or False, got {short_repr(percent)}")
     answer = _finite(answer, "answer")
     abs_tol, rel_tol = _finite(abs_tol, "abs_tol"), _finite(rel_tol, "rel_tol")
@@ -352,7 +352,7 @@ def grade_choice(
         _check_page_text(slip.value, "a slip's value")
     if choice is None:
         return Grade("blank", PICK_ONE)
-    if not isinstance(choice, str):
+    if not issubclass(type(choice), str):
         raise TypeError(f"choice must be a str or None, got {short_repr(choice)}")
     choice, answer = plain_str(choice), plain_str(answer)  # compared as the text they hold
     if choice == answer:
@@ -429,29 +429,29 @@ class _Question:
         title: str = "",
         percent: bool = False,
     ) -> None:
-        if not isinstance(question, str):
+        if not issubclass(type(question), str):
             raise TypeError(f"question must be a non-empty str, got {short_repr(question)}")
         question = plain_str(question)  # every text field as the text it holds: a subclass's own methods never run
         if not question.strip():
             raise ValueError("question must be a non-empty str")
-        if not isinstance(percent, bool):
+        if not issubclass(type(percent), bool):
             raise TypeError(f"percent must be True or False, got {short_repr(percent)}")
         for field, value in (("title", title), ("unit", unit), ("fmt", fmt)):
-            if not isinstance(value, str):
+            if not issubclass(type(value), str):
                 raise TypeError(f"{field} must be a str, got {short_repr(value)}")
-        if wrong is not None and not isinstance(wrong, str):
+        if wrong is not None and not issubclass(type(wrong), str):
             raise TypeError(f"wrong must be a str or None, got {short_repr(wrong)}")
         title, unit, fmt, wrong = plain_str(title), plain_str(unit), plain_str(fmt), plain_str(wrong)
         if wrong is not None:
             _check_page_text(wrong, "wrong")
         if choices is not None:
-            if isinstance(choices, (str, bytes)) or not hasattr(choices, "__iter__"):
+            if issubclass(type(choices), (str, bytes)) or not hasattr(choices, "__iter__"):
                 raise TypeError(f"choices must be a sequence of str, got {short_repr(choices)}")
             choices = tuple(itertools.islice(choices, MAX_CHOICES + 1))
             if len(choices) > MAX_CHOICES:
                 raise ValueError(f"choices must hold at most {MAX_CHOICES} choices")
             for choice in choices:
-                if not isinstance(choice, str):
+                if not issubclass(type(choice), str):
                     raise TypeError(f"choices must be a sequence of str, got an item {short_repr(choice)}")
                 _check_page_text(choice, "choices")
         slips = _check_messages(slips, RIGHT, "")
@@ -489,7 +489,7 @@ class _Question:
                     f"abs_tol and rel_tol must be >= 0, got {short_repr(self.abs_tol)} and {short_repr(self.rel_tol)}"
                 )
             for slip in self.slips:
-                if not isinstance(slip, Slip):
+                if not issubclass(type(slip), Slip):
                     raise TypeError(f"slips must hold Slip objects, got {short_repr(slip)}")
                 _finite(slip.value, "a slip's value")
             for slip in self.slips:
@@ -503,7 +503,7 @@ class _Question:
                 shown = fmt.format(self.answer)
             except (ValueError, KeyError, IndexError, AttributeError, TypeError) as exc:
                 raise ValueError(f"fmt must format the answer, got {short_repr(fmt)} ({type_name(exc)})") from None
-            if not isinstance(shown, str):
+            if not issubclass(type(shown), str):
                 raise TypeError(f"fmt must format the answer as a str, got {short_repr(fmt)}")
             # the answer as shown is part of the page's messages: text HTML would rewrite is refused here
             _check_page_text(shown, "fmt (the answer as it formats it)")
@@ -521,7 +521,7 @@ class _Question:
 
     def grade(self, response: str | None) -> Grade:
         """Grade a typed text (numeric question) or a picked choice (None: nothing picked)."""
-        if response is not None and not isinstance(response, str):
+        if response is not None and not issubclass(type(response), str):
             raise TypeError(f"response must be a str (or None: nothing given), got {type_name(response)}")
         if self.is_choice:
             return grade_choice(
@@ -721,7 +721,7 @@ class Forecast(_Question):
         kwargs.setdefault("wrong", FORECAST_WRONG)
         super().__init__(question, answer, **kwargs)
         for field, value in (("trap", trap), ("settles", settles)):
-            if not isinstance(value, str):
+            if not issubclass(type(value), str):
                 raise TypeError(f"{field} must be a str, got {short_repr(value)}")
         trap, settles = plain_str(trap), plain_str(settles)
         if not trap.strip() or not settles.strip():
@@ -800,9 +800,9 @@ class Exercise(_Question):
     ) -> None:
         super().__init__(question, answer, **kwargs)
         for field, value in (("solution", solution), ("cell", cell)):
-            if not isinstance(value, str):
+            if not issubclass(type(value), str):
                 raise TypeError(f"{field} must be a str, got {short_repr(value)}")
-        if misconception is not None and not isinstance(misconception, str):
+        if misconception is not None and not issubclass(type(misconception), str):
             raise TypeError(f"misconception must be a str or None, got {short_repr(misconception)}")
         self.solution, self.cell, self.misconception = plain_str(solution), plain_str(cell), plain_str(misconception)
 

@@ -55,7 +55,7 @@ def convention_factor(name: str) -> float:
     >>> round(convention_factor("T5-small"), 4)
     0.0442
     """
-    if not isinstance(name, str):
+    if not issubclass(type(name), str):
         raise TypeError(f"name must be a str, one of {[c['name'] for c in CONVENTIONS]}, got {_describe(name)}")
     name = str.__str__(name)  # the characters it holds: a subclass's own == never runs
     for c in CONVENTIONS:
@@ -109,7 +109,7 @@ def random_logits(d_model: int, *, factor: float = 1.0, vocab_size: int = 1000, 
     f = check_real(factor, "factor")
     if not f > 0:
         raise ValueError(f"factor must be a number > 0, got {short_repr(factor)}")
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+    if issubclass(type(seed), (bool, np.bool_)) or not issubclass(type(seed), (int, np.integer)):
         raise TypeError(f"seed must be a non-negative int, got {_describe(seed)}")
     seed = exact_int(seed, "seed")
     if seed < 0 or int(seed).bit_length() > 128:

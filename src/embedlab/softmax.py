@@ -45,7 +45,7 @@ def _int_logits_shifted(z: Any, name: str, axis: Any) -> Any:
     result is rounded. A list holding such integers next to other numbers is refused by name.
     """
     _no_false_class(z, name)
-    if isinstance(z, (str, bytes, bool, np.bool_)):
+    if issubclass(type(z), (str, bytes, bool, np.bool_)):
         return z
     arr = as_array(z, name, "real numbers")  # a list is converted (and walked, and sized) here once
     if arr.ndim == 0 or arr.size == 0:
@@ -61,7 +61,7 @@ def _int_logits_shifted(z: Any, name: str, axis: Any) -> Any:
     check_nbytes((3, *arr.shape), np.float64, name)  # the differences, in two steps, and the floats
     if arr.dtype.kind == "O":
         values = compact(arr)  # a broadcast is worked on its own data, then broadcast again
-        if not all(is_a(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) for v in values.ravel()):
+        if not all(is_a(v, numbers.Integral) and not issubclass(type(v), (bool, np.bool_)) for v in values.ravel()):
             return arr  # not all integers: refused, as every other object array, by check_float_array
         try:
             return np.broadcast_to(_int_logits_shifted(object_ints(values, name), name, axis), arr.shape)
@@ -339,7 +339,7 @@ def saturation_prob(t: Any, n_others: int = 3) -> Any:
     """
     n = check_size(n_others, "n_others")
     _no_false_class(t, "t")
-    if isinstance(t, (str, bytes, bool, np.bool_, complex, np.complexfloating)):
+    if issubclass(type(t), (str, bytes, bool, np.bool_, complex, np.complexfloating)):
         raise TypeError(f"t must be a real number or array of real numbers, got {_describe(t)}")
     raw = as_array(t, "t", "real numbers")
     ints = passed_ints(t, raw)  # a list NumPy made float64 or objects, though it held integers
@@ -355,7 +355,7 @@ def saturation_prob(t: Any, n_others: int = 3) -> Any:
         t = raw.astype(np.float64)
     elif raw.dtype.kind == "O" and raw.size:
         data = compact(raw)
-        if all(is_a(x, numbers.Real) and not isinstance(x, (bool, np.bool_)) for x in data.ravel()):
+        if all(is_a(x, numbers.Real) and not issubclass(type(x), (bool, np.bool_)) for x in data.ravel()):
             check_nbytes(raw.shape, np.float64, "t")
             floats = np.array([_real_to_float(x) for x in data.ravel()], dtype=np.float64).reshape(data.shape)
             t = np.broadcast_to(floats, raw.shape) if floats.shape != raw.shape else floats

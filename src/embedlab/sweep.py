@@ -112,9 +112,9 @@ class Point(NamedTuple):
 
 def _items(values: Any, name: str, what: str) -> Iterable[Any]:
     """Iterate ``values`` lazily (a huge range is refused by its length, not listed), or refuse it by name."""
-    if isinstance(values, (str, bytes, dict)) or not is_a(values, Iterable):
+    if issubclass(type(values), (str, bytes, dict)) or not is_a(values, Iterable):
         raise TypeError(f"{name} must be a sequence of {what}, got {short_repr(values)}")
-    if isinstance(values, np.ndarray) and values.ndim != 1:
+    if issubclass(type(values), np.ndarray) and values.ndim != 1:
         raise TypeError(f"{name} must be a sequence of {what}, got an array of shape {values.shape}")
     try:
         return iter(values)
@@ -125,7 +125,7 @@ def _items(values: Any, name: str, what: str) -> Iterable[Any]:
 def _int_grid(values: Any, name: str, *, positive: bool = True, most: int | None = None) -> tuple[int, ...]:
     out = []
     for v in _items(values, name, "ints"):
-        if isinstance(v, bool) or not is_a(v, numbers.Integral):
+        if issubclass(type(v), bool) or not is_a(v, numbers.Integral):
             raise TypeError(f"{name} must hold ints, got {short_repr(v)}")
         v = exact_int(v, name)
         if v < (1 if positive else 0):
@@ -192,7 +192,7 @@ class SweepSpec:
         set_("hidden", hidden)
         lrs = []
         for lr in _items(self.lrs, "lrs", "positive numbers"):
-            if isinstance(lr, bool) or not is_a(lr, numbers.Real):
+            if issubclass(type(lr), bool) or not is_a(lr, numbers.Real):
                 raise TypeError(f"lrs must hold positive numbers, got {short_repr(lr)}")
             lr = exact_real(lr, "lrs")
             try:
@@ -238,7 +238,7 @@ class SweepSpec:
         ]
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v for f in fields(self)}
+        return {f.name: list(v) if issubclass(type(v := getattr(self, f.name)), tuple) else v for f in fields(self)}
 
     @classmethod
     def from_dict(cls, data: Any) -> SweepSpec:
@@ -250,7 +250,7 @@ class SweepSpec:
         unknown = sorted(set(data) - {f.name for f in fields(cls)})
         if unknown:
             raise ValueError(f"data has keys SweepSpec does not know: {short_repr(unknown, 200)}")
-        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
+        return cls(**{k: tuple(v) if issubclass(type(v), list) else v for k, v in data.items()})
 
 
 def _config(value: Any, name: str, allowed: tuple[str, ...]) -> str:
@@ -303,15 +303,15 @@ def run_point(point: Any, spec: SweepSpec | None = None) -> dict[str, Any]:
         step 0, rounded to :data:`CURVE_DIGITS` digits), and ``seconds``.
     """
     spec = SweepSpec() if spec is None else spec
-    if not isinstance(spec, SweepSpec):
+    if not issubclass(type(spec), SweepSpec):
         raise TypeError(f"spec must be a SweepSpec, got {type_name(spec)}")
     # read through tuple itself: a subclass's own __len__, __iter__ or __getitem__ never runs
-    if not isinstance(point, tuple) or tuple.__len__(point) != len(Point._fields):
+    if not issubclass(type(point), tuple) or tuple.__len__(point) != len(Point._fields):
         raise TypeError(f"point must be a Point of {Point._fields}, got {short_repr(point)}")
     point = Point(*(tuple.__getitem__(point, i) for i in range(len(Point._fields))))
     kinds = (numbers.Integral, numbers.Integral, numbers.Integral, bool, str, numbers.Real, numbers.Integral)
     for name, value, kind in zip(Point._fields, point, kinds, strict=True):
-        if not is_a(value, kind) or (kind is not bool and isinstance(value, bool)):
+        if not is_a(value, kind) or (kind is not bool and issubclass(type(value), bool)):
             raise TypeError(f"point must be a Point of plain values; its {name} is {short_repr(value)}")
     # plain Python values in the record, each read by the value it holds (a subclass's own int() never runs)
     point = Point(
@@ -372,7 +372,7 @@ def t_quantile(p: float, df: int) -> float:
     >>> round(t_quantile(0.975, 1), 4)  # Cauchy: tan(0.475 pi)
     12.7062
     """
-    if isinstance(p, bool) or not is_a(p, numbers.Real):
+    if issubclass(type(p), bool) or not is_a(p, numbers.Real):
         raise TypeError(f"p must be a real number in (0.5, {P_MAX}], got {short_repr(p)}")
     p = exact_real(p, "p")
     if not 0.5 < p <= P_MAX:
@@ -426,7 +426,7 @@ def t_interval(values: Any, level: float = 0.95) -> tuple[float, float, float]:
         x = x.astype(np.float64)  # float16 compared and summed in float64
     if not np.all(np.isfinite(x)) or np.abs(x).max() > 1e150:
         raise ValueError("values must be finite, and at most 1e150 in size (their squares must fit a float64)")
-    if isinstance(level, bool) or not is_a(level, numbers.Real):
+    if issubclass(type(level), bool) or not is_a(level, numbers.Real):
         raise TypeError(f"level must be a real number in [0.01, {2 * P_MAX - 1:.4f}], got {short_repr(level)}")
     level = exact_real(level, "level")
     if not 0.01 <= level <= 2 * P_MAX - 1:
@@ -450,7 +450,7 @@ def _listed(value: Any, allowed: tuple[Any, ...], name: str) -> Any:
     The element of exactly its value wins; failing that, a NumPy float matches the one element that
     rounds to it in its dtype (a float32 0.00125 is the listed 0.00125), never one of several.
     """
-    if not is_a(value, numbers.Real) or isinstance(value, (bool, np.bool_)):
+    if not is_a(value, numbers.Real) or issubclass(type(value), (bool, np.bool_)):
         return None
     plain = exact_real(value, name)
     exact = exact_key(plain)  # its exact value first: NumPy's == rounds a listed value to the given dtype
@@ -472,7 +472,7 @@ def _listed(value: Any, allowed: tuple[Any, ...], name: str) -> Any:
 
 def _loss(v: Any) -> bool:
     """Whether ``v`` is a plain number that can be a loss in nats (finite, 0 to MAX_LOSS)."""
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= MAX_LOSS
+    return issubclass(type(v), (int, float)) and not issubclass(type(v), bool) and 0 <= v <= MAX_LOSS
 
 
 @dataclass
@@ -493,7 +493,7 @@ class Sweep:
     meta: dict[str, Any]
 
     def __post_init__(self) -> None:
-        if not isinstance(self.spec, SweepSpec):
+        if not issubclass(type(self.spec), SweepSpec):
             raise TypeError(f"spec must be a SweepSpec, got {type_name(self.spec)}")
         # plain lists and dicts: a subclass's own iterator, items or __getitem__ never runs
         if type(self.records) is not list or not all(type(r) is dict for r in self.records):
@@ -547,14 +547,14 @@ class Sweep:
             losses = [r[k] for k in ("best_valid", "best_test")]
             curve = r["valid_curve"]
             step = r["best_step"]
-            if not (all(map(_loss, losses)) and isinstance(curve, list) and curve and all(map(_loss, curve))):
+            if not (all(map(_loss, losses)) and issubclass(type(curve), list) and curve and all(map(_loss, curve))):
                 raise ValueError(
                     f"records must hold losses in [0, {MAX_LOSS:g}] nats and a non-empty validation curve; "
                     f"record {i} does not"
                 )
-            if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= self.spec.max_steps:
+            if issubclass(type(step), bool) or not issubclass(type(step), int) or not 0 <= step <= self.spec.max_steps:
                 raise ValueError(f"records must hold a best_step in [0, max_steps]; record {i} has {short_repr(step)}")
-            if not isinstance(r["capped"], bool):
+            if not issubclass(type(r["capped"]), bool):
                 raise ValueError(f"records must hold capped as true or false; record {i} has {short_repr(r['capped'])}")
         self._index = {k: r for k, r in zip(keys, self.records, strict=True)}
 
@@ -681,7 +681,7 @@ def run_sweep(
     from . import __version__
 
     spec = SweepSpec() if spec is None else spec
-    if not isinstance(spec, SweepSpec):
+    if not issubclass(type(spec), SweepSpec):
         raise TypeError(f"spec must be a SweepSpec, got {type_name(spec)}")
     if not callable(map_fn):
         raise TypeError(f"map_fn must be callable like map(f, points), got {type_name(map_fn)}")
@@ -781,7 +781,7 @@ def load_results(path: Any = None) -> Sweep:
         data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
     except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         raise ValueError(f"{name} does not hold a sweep's JSON ({type_name(exc)}: {str(exc)[:80]})") from None
-    if not isinstance(data, dict) or set(data) != {"spec", "meta", "records"}:
+    if not issubclass(type(data), dict) or set(data) != {"spec", "meta", "records"}:
         raise ValueError(f"{name} must hold a sweep written by Sweep.save (keys spec, meta, records)")
     try:
         return Sweep(SweepSpec.from_dict(data["spec"]), data["records"], data["meta"])

@@ -70,7 +70,7 @@ def _check_named(named: Any) -> list[tuple[str, np.ndarray]]:
             raise ValueError(f"named must hold at most {MAX_NAMES:,} names, got more")
         if type(key) is not str:  # a plain str: a subclass's own ==, hash or repr never runs
             raise TypeError(f"named must have str keys (parameter names), got the key {short_repr(key)}")
-        if not isinstance(value, np.ndarray):
+        if not issubclass(type(value), np.ndarray):
             raise TypeError(f"named[{short_repr(key)}] must be a NumPy array, got {_describe(value)}")
         items.append((key, value))
     return items

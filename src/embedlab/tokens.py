@@ -55,7 +55,7 @@ def token_id(token: str) -> int:
     >>> token_id("cat")
     0
     """
-    if not isinstance(token, str):
+    if not issubclass(type(token), str):
         raise TypeError(f"token must be a str, got {_describe(token)}")
     token = plain_str(token)  # compared as the text it holds
     if token not in TOKENS:

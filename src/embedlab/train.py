@@ -180,7 +180,7 @@ def _check_params(params: Any) -> tuple[dict[str, np.ndarray], bool, bool]:
 
 
 def _check_batch(batch: Any, V: int, d: int) -> tuple[np.ndarray, np.ndarray]:
-    if not (isinstance(batch, tuple) and len(batch) == 2):
+    if not (issubclass(type(batch), tuple) and len(batch) == 2):
         raise TypeError(f"batch must be a tuple (contexts, targets), got {type_name(batch)}")
     contexts = check_ids(batch[0], V, name="contexts")
     targets = check_ids(batch[1], V, name="targets")
@@ -221,7 +221,7 @@ def _on_callers_params(kernel: Any, p: dict[str, np.ndarray], contexts: np.ndarr
             out = kernel(p, contexts, targets)
     except ValueError:  # the parameters and batch were checked: only an overflow gets here
         raise ValueError(too_large) from None
-    L, grads = out if isinstance(out, tuple) else (out, {})
+    L, grads = out if issubclass(type(out), tuple) else (out, {})
     if not np.isfinite(L) or not all(np.isfinite(g).all() for g in grads.values()):
         raise ValueError(too_large)
     return out
@@ -358,7 +358,7 @@ def _check_param_dict(params: Any, name: str, *, in_place: bool = False) -> dict
         if type(key) is not str:  # a plain str: a subclass's own ==, hash or repr never runs
             raise TypeError(f"{name} must have plain str keys, got {_describe(key)}")
         where = f"{name}[{short_repr(key)}]"
-        if in_place and not (isinstance(value, np.ndarray) and value.flags.writeable):
+        if in_place and not (issubclass(type(value), np.ndarray) and value.flags.writeable):
             raise TypeError(
                 f"{where} must be a writable NumPy float array (it is updated in place), got {_kind(value)}"
             )
@@ -369,7 +369,7 @@ def _check_param_dict(params: Any, name: str, *, in_place: bool = False) -> dict
 
 
 def _kind(value: Any) -> str:
-    if isinstance(value, np.ndarray):
+    if issubclass(type(value), np.ndarray):
         return "a read-only array (a broadcast view, say)"
     return type(value).__name__
 
@@ -423,7 +423,7 @@ def adam_step(
     lr = check_real(lr, "lr")
     if lr <= 0:
         raise ValueError(f"lr must be positive, got {short_repr(lr)}")
-    if not isinstance(betas, (tuple, list)) or len(betas) != 2:
+    if not issubclass(type(betas), (tuple, list)) or len(betas) != 2:
         raise TypeError(f"betas must be a pair of floats in [0, 1), got {short_repr(betas)}")
     b1, b2 = (check_real(b, "betas") for b in betas)
     if not (0 <= b1 < 1 and 0 <= b2 < 1):
@@ -447,7 +447,7 @@ def adam_step(
     for part in ("m", "v"):
         for key in grads:
             held = state[part].get(key)
-            if not isinstance(held, np.ndarray):
+            if not issubclass(type(held), np.ndarray):
                 raise ValueError(
                     f"state must be adam_state(params) for these params: its {part!r} lacks {short_repr(key)}"
                 )
@@ -525,7 +525,7 @@ def _check_optimizer(optimizer: Any, weight_decay: Any) -> tuple[str, float]:
             "weight_decay is AdamW's (optimizer='adamw'); "
             f"got weight_decay={short_repr(weight_decay)} with {optimizer!r}"
         )
-    if isinstance(weight_decay, bool) or not is_a(weight_decay, numbers.Real):
+    if issubclass(type(weight_decay), bool) or not is_a(weight_decay, numbers.Real):
         raise TypeError(f"weight_decay must be a real number in [0, 1), got {type_name(weight_decay)}")
     weight_decay = exact_real(weight_decay, "weight_decay")
     if not 0 <= weight_decay < 1:
@@ -533,7 +533,7 @@ def _check_optimizer(optimizer: Any, weight_decay: Any) -> tuple[str, float]:
     return optimizer, float(weight_decay)
 
 
-_NUMPY_INTS = frozenset(t for t in np.sctypeDict.values() if isinstance(t, type) and issubclass(t, np.integer))
+_NUMPY_INTS = frozenset(t for t in np.sctypeDict.values() if issubclass(type(t), type) and issubclass(t, np.integer))
 
 
 def _numpy_type(x: Any) -> bool:
@@ -549,7 +549,7 @@ def _plain_dict(d: Any) -> bool:
 def _check_seed(seed: Any, name: str = "seed") -> int:
     """A seed: a non-negative int. ``name`` is ``"seeds"`` for one of :func:`compare`'s."""
     must = f"{name} must be a non-negative int" if name == "seed" else f"{name} must hold non-negative ints"
-    if isinstance(seed, bool) or not is_a(seed, numbers.Integral):
+    if issubclass(type(seed), bool) or not is_a(seed, numbers.Integral):
         raise TypeError(f"{must}, got {type_name(seed)} {short_repr(seed)}")
     seed = exact_int(seed, name)
     if seed < 0:
@@ -558,7 +558,7 @@ def _check_seed(seed: Any, name: str = "seed") -> int:
 
 
 def _check_positive_float(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not is_a(value, numbers.Real):
+    if issubclass(type(value), bool) or not is_a(value, numbers.Real):
         raise TypeError(f"{name} must be a positive real number, got {_describe(value)}")
     value = exact_real(value, name)
     try:
@@ -601,7 +601,7 @@ class _Run:
     ) -> None:
         if corpus is None:
             corpus = make_corpus(0)
-        if not isinstance(corpus, Corpus):
+        if not issubclass(type(corpus), Corpus):
             raise TypeError(f"corpus must be an embedlab.corpus.Corpus (see make_corpus), got {type_name(corpus)}")
         self.tied = check_flag(tied, "tied")
         self.hidden = check_flag(hidden, "hidden")
@@ -617,7 +617,7 @@ class _Run:
             )
         for split in ("train", "valid", "test"):
             sentences = getattr(corpus, split)
-            if not isinstance(sentences, tuple) or not sentences:
+            if not issubclass(type(sentences), tuple) or not sentences:
                 raise ValueError(f"corpus must hold at least one sentence in each split, its {split} split has none")
         self.corpus = corpus
         V = self.V = corpus.vocab_size
@@ -1151,7 +1151,7 @@ class CompareResult:
                 )
 
     def _name(self, name: str) -> str:
-        if not isinstance(name, str) or plain_str(name) not in self.runs:
+        if not issubclass(type(name), str) or plain_str(name) not in self.runs:
             raise ValueError(f"name must be one of {sorted(self.runs)}, got {short_repr(name)}")
         return plain_str(name)
 
@@ -1159,7 +1159,7 @@ class CompareResult:
         return self.runs[self._name(name)]
 
     def __post_init__(self) -> None:
-        if not isinstance(self.corpus, Corpus):
+        if not issubclass(type(self.corpus), Corpus):
             raise TypeError(f"corpus must be an embedlab.corpus.Corpus, got {type_name(self.corpus)}")
         if type(self.seeds) is not tuple or not self.seeds:  # a plain tuple: a subclass's own iterator never runs
             raise TypeError(f"seeds must be a non-empty tuple of ints, got {short_repr(self.seeds)}")
@@ -1191,7 +1191,7 @@ class CompareResult:
             if not (type(runs) is list and len(runs) == len(self.seeds)):
                 raise ValueError(f"{where} must be a list of one TrainResult per seed ({len(self.seeds)})")
             for r in runs:
-                if not isinstance(r, TrainResult):
+                if not issubclass(type(r), TrainResult):
                     raise TypeError(f"{where} must hold TrainResult objects, got {_describe(r)}")
                 if check_flag(r.tied, f"{where}'s tied") != tied or check_size(r.d, f"{where}'s d") != d:
                     raise ValueError(
@@ -1285,7 +1285,7 @@ def compare(
     if (
         is_a(seeds, (numbers.Number, str, bytes, dict))
         or not hasattr(seeds, "__iter__")
-        or (isinstance(seeds, np.ndarray) and seeds.ndim != 1)
+        or (issubclass(type(seeds), np.ndarray) and seeds.ndim != 1)
     ):
         raise TypeError(f"seeds must be a sequence of ints, got {type_name(seeds)} {short_repr(seeds)}")
     try:
@@ -1303,7 +1303,7 @@ def compare(
         raise ValueError("seeds must hold at least one seed, got an empty sequence")
     if corpus is None:
         corpus = make_corpus(0)
-    if not isinstance(corpus, Corpus):
+    if not issubclass(type(corpus), Corpus):
         raise TypeError(f"corpus must be an embedlab.corpus.Corpus (see make_corpus), got {type_name(corpus)}")
     d = check_size(d, "d")
     hidden = check_flag(hidden, "hidden")
@@ -1477,9 +1477,11 @@ def class_cosine(E: Any, classes: Any, ids: Any = None) -> tuple[float, float]:
         items = given if _is_one_of(type(given), (list, tuple)) else classes.tolist()
         texts = 0
         for c in items:
-            if not _is_one_of(type(c), (str, int, np.str_)) and not (isinstance(c, np.integer) and _numpy_type(c)):
+            if not _is_one_of(type(c), (str, int, np.str_)) and not (
+                issubclass(type(c), np.integer) and _numpy_type(c)
+            ):
                 raise TypeError(f"classes must hold str or int labels, got an item {_describe(c)}")
-            texts += isinstance(c, str)
+            texts += issubclass(type(c), str)
         if 0 < texts < len(items):
             raise TypeError("classes must hold labels of one kind, all str or all int (1 and '1' would be one)")
     given_ids = ids is not None

@@ -89,7 +89,7 @@ def _check_names(res: CompareResult, names: Any) -> list[str]:
     """``names`` as a non-empty list of ``res``'s configurations (None: all of them)."""
     if names is None:
         return list(res.configs)
-    if isinstance(names, (str, bytes)) or not isinstance(names, (list, tuple)):
+    if issubclass(type(names), (str, bytes)) or not issubclass(type(names), (list, tuple)):
         raise TypeError(f"names must be a list of {list(res.configs)}, got {type_name(names)}")
     plain = [str.__str__(n) if issubclass(type(n), str) else None for n in names]  # no caller's own hash runs
     if not names or not all(n is not None and n in res.configs for n in plain):
@@ -98,7 +98,7 @@ def _check_names(res: CompareResult, names: Any) -> list[str]:
 
 
 def _check_result(res: Any) -> CompareResult:
-    if not isinstance(res, CompareResult):
+    if not issubclass(type(res), CompareResult):
         raise TypeError(f"res must be a CompareResult (see embedlab.compare), got {type_name(res)}")
     return res
 
@@ -136,17 +136,17 @@ def loss_curves(
     which = check_choice(which, "which", ("valid", "train"))
     names = _check_names(res, names)
     if zoom is not None:
-        if isinstance(zoom, (bool, np.bool_)) or not is_a(zoom, numbers.Real):
+        if issubclass(type(zoom), (bool, np.bool_)) or not is_a(zoom, numbers.Real):
             raise TypeError(f"zoom must be a positive number of nats or None, got {_describe(zoom)}")
         _no_false_class(zoom, "zoom")
         zoom = _plain_real(zoom, "zoom")
-        if isinstance(zoom, np.floating):  # compared as a Python float: 1e6 does not fit a float16
+        if issubclass(type(zoom), np.floating):  # compared as a Python float: 1e6 does not fit a float16
             with np.errstate(over="ignore"):
                 zoom = float(zoom)
         if not 1e-3 <= zoom <= 1e6:
             raise ValueError(f"zoom must be a number of nats in [0.001, 1e6] or None, got {short_repr(zoom)}")
         zoom = float(zoom)
-    if not isinstance(legend, bool):
+    if not issubclass(type(legend), bool):
         raise TypeError(f"legend must be a bool, got {type_name(legend)}")
     ax = _ax(ax)
     out = {}
@@ -269,7 +269,7 @@ def update_geometry(artists: dict[str, Any], coords: Any, classes: Any) -> None:
     if (
         type(artists) is not dict
         or not all(type(k) is str for k in artists)
-        or not all(isinstance(a, PathCollection) for a in artists.values())
+        or not all(issubclass(type(a), PathCollection) for a in artists.values())
     ):
         raise TypeError(f"artists must be the dict geometry_scatter returned, got {_describe(artists)}")
     coords, classes = _check_geometry(coords, classes)
@@ -288,10 +288,10 @@ def _check_geometry(coords: Any, classes: Any) -> tuple[np.ndarray, np.ndarray]:
     coords = _values(coords, "coords", ndim=2)
     if coords.shape[1] != 2 or coords.size > 2 * MAX_ROWS:
         raise ValueError(f"coords must have shape (V, 2) with V at most {MAX_ROWS:,}, got {coords.shape}")
-    if isinstance(classes, (str, bytes)):
+    if issubclass(type(classes), (str, bytes)):
         raise TypeError(f"classes must be one class name per row of coords, got the string {short_repr(classes)}")
     classes = as_array(classes, "classes", "class names")
-    if classes.dtype.kind not in "UO" or not all(isinstance(c, str) for c in classes.ravel().tolist()):
+    if classes.dtype.kind not in "UO" or not all(issubclass(type(c), str) for c in classes.ravel().tolist()):
         raise TypeError(f"classes must hold str class names, got dtype {classes.dtype}")
     if classes.shape != coords.shape[:1]:
         raise ValueError(f"classes must name each of the {len(coords)} rows of coords, got shape {classes.shape}")
@@ -344,10 +344,10 @@ def training_explorer(res: CompareResult, name: str = "tied", seed_index: int = 
     moves the rows, not the axes.
     """
     res = _check_result(res)
-    if not isinstance(name, str) or plain_str(name) not in res.runs:
+    if not issubclass(type(name), str) or plain_str(name) not in res.runs:
         raise ValueError(f"name must be one of {sorted(res.runs)}, got {short_repr(name)}")
     name = plain_str(name)
-    if isinstance(seed_index, bool) or not is_a(seed_index, numbers.Integral):
+    if issubclass(type(seed_index), bool) or not is_a(seed_index, numbers.Integral):
         raise TypeError(f"seed_index must be an int, got {type_name(seed_index)}")
     seed_index = exact_int(seed_index, "seed_index")
     if not 0 <= seed_index < len(res.seeds):
@@ -395,7 +395,7 @@ AGAINST = {"untied": "same width", "untied, same params": "same parameter count"
 
 
 def _check_sweep(sweep: Any) -> Sweep:
-    if not isinstance(sweep, Sweep):
+    if not issubclass(type(sweep), Sweep):
         raise TypeError(f"sweep must be an embedlab.sweep.Sweep (see load_results), got {type_name(sweep)}")
     return sweep
 
@@ -501,14 +501,14 @@ def geometry_panels(res: CompareResult, seed_index: int = 0, fig: Any = None) ->
         For each matrix, the artists of :func:`geometry_scatter`; ``legend``, the figure's legend.
     """
     res = _check_result(res)
-    if isinstance(seed_index, bool) or not isinstance(seed_index, (int, np.integer)):
+    if issubclass(type(seed_index), bool) or not issubclass(type(seed_index), (int, np.integer)):
         raise TypeError(f"seed_index must be an int, got {type_name(seed_index)}")
     seed_index = exact_int(seed_index, "seed_index")
     if not 0 <= seed_index < len(res.seeds):
         raise ValueError(f"seed_index must be in [0, {len(res.seeds)}), got {short_repr(seed_index)}")
     if fig is None:
         fig, _ = new_figure((6.4, 3.6), ncols=3)
-    elif not isinstance(fig, Figure) or len(fig.axes) != 3:
+    elif not issubclass(type(fig), Figure) or len(fig.axes) != 3:
         raise ValueError(f"fig must be a matplotlib Figure with 3 axes or None, got {type_name(fig)}")
     elif what := next(filter(None, map(plots._unplottable, fig.axes)), None):  # as every plot refuses them
         raise TypeError(f"fig must hold 3 two-dimensional Axes, got {what} among them")

@@ -119,7 +119,7 @@ Update = Callable[..., str]
 
 def _finite(v: Any) -> bool:
     """Whether a float, complex or NumPy scalar is a number that equals itself (no NaN, inf or NaT)."""
-    if isinstance(v, (np.datetime64, np.timedelta64)):
+    if issubclass(type(v), (np.datetime64, np.timedelta64)):
         return not np.isnat(v)
     return bool(np.isfinite(v))
 
@@ -156,7 +156,7 @@ class Control:
 
     def __post_init__(self) -> None:
         for field in ("name", "label"):
-            if not isinstance(getattr(self, field), str):
+            if not issubclass(type(getattr(self, field)), str):
                 raise TypeError(f"{field} of a control must be a str, got {_describe(getattr(self, field))}")
             object.__setattr__(self, field, plain_str(getattr(self, field)))  # the text it holds
         if len(self.name) > 100:  # a keyword of update, named in messages: never a huge one
@@ -165,10 +165,10 @@ class Control:
             raise ValueError(
                 f"name of a control must be a Python identifier (a keyword of update), got {short_repr(self.name)}"
             )
-        if isinstance(self.values, (str, bytes)) or not is_a(self.values, Iterable):
+        if issubclass(type(self.values), (str, bytes)) or not is_a(self.values, Iterable):
             raise TypeError(f"values of control {self.name!r} must be a sequence, got {_describe(self.values)}")
         try:  # before building a tuple; a range longer than sys.maxsize too
-            size = range_len(self.values) if isinstance(self.values, range) else len(self.values)
+            size = range_len(self.values) if issubclass(type(self.values), range) else len(self.values)
         except TypeError:  # not sized, or a 0-d array (sized by type, not in fact): refused below if need be
             size = 0
         except Exception as exc:  # a __len__ of the caller's own that fails (or answers past sys.maxsize)
@@ -211,8 +211,8 @@ class Control:
                 f"values of control {self.name!r} must be all numbers or all other values, got "
                 f"{short_repr(self.values, 80)}"
             )
-        if any(isinstance(v, np.datetime64) for v in self.values) and any(
-            isinstance(v, datetime.date) for v in self.values
+        if any(issubclass(type(v), np.datetime64) for v in self.values) and any(
+            issubclass(type(v), datetime.date) for v in self.values
         ):  # np.datetime64('2020') == date(2020, 1, 1), with another hash: a repeat no set would see
             raise TypeError(
                 f"values of control {self.name!r} must not mix NumPy datetime64 with Python dates, got "
@@ -274,11 +274,11 @@ class Control:
         else:  # the list's own element (2, not 2.0): every update gets the values of the list
             object.__setattr__(self, "value", self.values[at])
         object.__setattr__(self, "static_every", check_size(self.static_every, "static_every"))
-        if not (isinstance(self.fmt, str) or callable(self.fmt)):
+        if not (issubclass(type(self.fmt), str) or callable(self.fmt)):
             raise TypeError(
                 f"fmt of control {self.name!r} must be a format string or a callable, got {_describe(self.fmt)}"
             )
-        if isinstance(self.fmt, str):
+        if issubclass(type(self.fmt), str):
             object.__setattr__(self, "fmt", plain_str(self.fmt))  # its text: a subclass's own format never runs
             check_format(self.fmt, f"fmt of control {self.name!r}")
         # Format every value now, so a bad fmt fails here, at construction, not at the first redraw.
@@ -299,7 +299,7 @@ class Control:
 
     def _format(self, v: Any) -> str:
         """``v`` as fmt shows it, or a ValueError or TypeError naming fmt (a callable fmt may fail at any time)."""
-        if isinstance(self.fmt, str) and _is_one_of(type(v), (np.longdouble, np.clongdouble)):
+        if issubclass(type(self.fmt), str) and _is_one_of(type(v), (np.longdouble, np.clongdouble)):
             # A format string reads a longdouble as a float64 (a complex one as a complex128): beyond float64's
             # range it would show inf or 0, with a warning.
             parts = (v.real, v.imag) if type(v) is np.clongdouble else (v,)
@@ -317,7 +317,7 @@ class Control:
                 f"fmt of control {self.name!r} cannot show the value {short_repr(v)}: "
                 f"{type_name(exc)}: {short_repr(str(exc), 80)}"
             ) from None
-        if not isinstance(shown, str):
+        if not issubclass(type(shown), str):
             raise TypeError(
                 f"fmt of control {self.name!r} must return a str, got {_describe(shown)} for {short_repr(v)}"
             )
@@ -335,7 +335,7 @@ class Control:
         The values are distinct, so at most one equals ``value``; it must also be of its kind
         (True is not 1, nor 1+0j 1).
         """
-        if isinstance(value, np.ndarray):
+        if issubclass(type(value), np.ndarray):
             return None
         key = exact_key(value)
         if key is not None:  # a number: found by its exact value
@@ -374,7 +374,7 @@ class Control:
             return self.value
         # the ends by exact value: NumPy's own < would round a Python number to a NumPy value's dtype first
         lo, hi = min(self.values, key=_exact), max(self.values, key=_exact)
-        if isinstance(value, (float, np.floating)) and np.isinf(value):  # a float +-inf: an end of the list
+        if issubclass(type(value), (float, np.floating)) and np.isinf(value):  # a float +-inf: an end of the list
             return lo if value < 0 else hi
         if all(_in_float64(v) for v in self.values) and _in_float64(value):
             if x <= _as_float(lo) or x >= _as_float(hi):  # beyond an end (distances far out would round to ties)
@@ -435,7 +435,7 @@ def float_range(start: float, stop: float, step: float, digits: int = 6) -> tupl
             f"start and stop must be distinct as float64s: {short_repr(given[0])} and {short_repr(given[1])} "
             f"are both {start:g}"
         )
-    if isinstance(digits, (bool, np.bool_)) or not is_a(digits, numbers.Integral):
+    if issubclass(type(digits), (bool, np.bool_)) or not is_a(digits, numbers.Integral):
         raise TypeError(f"digits must be an int, got {_describe(digits)}")
     digits = exact_int(digits, "digits")
     if not 0 <= digits <= MAX_DIGITS:
@@ -507,7 +507,7 @@ def png_bytes(fig: Any, *, colors: int | None = None) -> bytes:
     colors = _check_colors(colors, "colors")
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    if not isinstance(fig.canvas, FigureCanvasAgg):  # a bare Figure(): give it the off-screen canvas
+    if not issubclass(type(fig.canvas), FigureCanvasAgg):  # a bare Figure(): give it the off-screen canvas
         FigureCanvasAgg(fig)
     canvas = fig.canvas
     width, height = canvas.get_width_height()
@@ -542,7 +542,7 @@ def webp_bytes(rgba: np.ndarray) -> bytes:
 
 def _check_rgba(rgba: Any, name: str) -> None:
     """An image as the canvas gives it: a uint8 array (h, w, 4) with sides from 1 to 16383 (WebP's limit)."""
-    if not (isinstance(rgba, np.ndarray) and rgba.dtype == np.uint8) or isinstance(rgba, np.ma.MaskedArray):
+    if not (issubclass(type(rgba), np.ndarray) and rgba.dtype == np.uint8) or issubclass(type(rgba), np.ma.MaskedArray):
         raise TypeError(f"{name} must be a uint8 NumPy array of shape (h, w, 4), got {_describe(rgba)}")
     if rgba.ndim != 3 or rgba.shape[2] != 4 or not (1 <= min(rgba.shape[:2]) and max(rgba.shape[:2]) <= 16383):
         raise ValueError(f"{name} must have shape (h, w, 4) with sides from 1 to 16383, got {rgba.shape}")
@@ -620,6 +620,7 @@ class BandedPNG:
 # first paint the browser's Element Timing reports (the JupyterLab test measures with it).
 _FRAMED_ESM = """
 const HELD = 64;  // decoded frames a fetched view keeps at once (each is width x height x 4 bytes)
+const KEPT = 1024;  // frames (PNG blobs) a fetched view keeps at once
 
 function render({ model, el }) {
   const sizes = model.get("sizes"), fetched = model.get("fetched");
@@ -630,6 +631,10 @@ function render({ model, el }) {
     const i = new Image(); i.src = urls.get(k); i.decode().catch(() => {});
     held.set(k, i);  // decoded once, before it is shown; a fetched view keeps the latest HELD decoded
     if (fetched && held.size > HELD) held.delete(held.keys().next().value);
+    if (fetched && urls.size > KEPT) {  // and the latest KEPT frames: an older one is asked for again
+      const old = urls.keys().next().value;
+      URL.revokeObjectURL(urls.get(old)); urls.delete(old); texts.delete(old);
+    }
   };
   if (fetched) keep(model.get("first"), model.get("frames")[0], model.get("texts")[0]);
   else model.get("frames").forEach((bytes, k) => keep(k, bytes, model.get("texts")[k]));
@@ -769,7 +774,7 @@ class Explorer:
         figsize: tuple[float, float] = (6.0, 3.2),
         ncols: int = 1,
     ) -> None:
-        if not isinstance(title, str):
+        if not issubclass(type(title), str):
             raise TypeError(f"title must be a str, got {_describe(title)}")
         title = plain_str(title)  # the text it holds
         if len(title) > 1000:
@@ -784,7 +789,7 @@ class Explorer:
         if len(self.controls) > MAX_CONTROLS:
             raise ValueError(f"controls must hold at most {MAX_CONTROLS} controls")
         for c in self.controls:
-            if not isinstance(c, Control):
+            if not issubclass(type(c), Control):
                 raise TypeError(f"controls must be a sequence of Control, got an item {_describe(c)}")
         if not self.controls:
             raise ValueError("controls must hold at least one Control (a figure without one needs no explorer)")
@@ -801,7 +806,7 @@ class Explorer:
                 f"controls would need {n_frames:,} pre-rendered frames for the static book, more than {MAX_FRAMES:,}; "
                 "raise static_every on some controls"
             )
-        if not callable(setup) or isinstance(setup, type):  # a class makes an object, not (update, artists)
+        if not callable(setup) or issubclass(type(setup), type):  # a class makes an object, not (update, artists)
             raise TypeError(f"setup must be a function setup(fig, axes) -> (update, artists), got {_describe(setup)}")
         try:
             inspect.signature(setup).bind(None, None)
@@ -821,7 +826,7 @@ class Explorer:
                 f"figsize must not be so wide for its height that the figure, laid out {display.FIGURE_WIDTH:g} "
                 f"inches wide, is under one CSS pixel tall; got {short_repr(figsize)}"
             )
-        if isinstance(ncols, (bool, np.bool_)) or not is_a(ncols, numbers.Integral):
+        if issubclass(type(ncols), (bool, np.bool_)) or not is_a(ncols, numbers.Integral):
             raise TypeError(f"ncols must be a positive int, got {_describe(ncols)}")
         ncols = exact_int(ncols, "ncols")
         if not 1 <= ncols <= 16:
@@ -836,11 +841,11 @@ class Explorer:
             display.check_figure(self._fig, "fig")
         except ValueError as exc:
             raise ValueError(f"setup must leave the figure drawable: {exc}") from None
-        if not (isinstance(made, tuple) and len(made) == 2 and callable(made[0])):
+        if not (issubclass(type(made), tuple) and len(made) == 2 and callable(made[0])):
             _close_coroutine(made)
             raise TypeError(f"setup must return a pair (update, artists) with update callable, got {_describe(made)}")
         self._update, dynamic = made
-        if isinstance(dynamic, (str, bytes)) or not is_a(dynamic, Iterable):
+        if issubclass(type(dynamic), (str, bytes)) or not is_a(dynamic, Iterable):
             _close_coroutine(dynamic)
             raise TypeError(f"setup must return a sequence of artists as its second item, got {_describe(dynamic)}")
         if not _is_one_of(type(dynamic), (list, tuple)):
@@ -854,7 +859,7 @@ class Explorer:
         from matplotlib.artist import Artist
 
         for artist in self._dynamic:
-            if not isinstance(artist, Artist):
+            if not issubclass(type(artist), Artist):
                 raise TypeError(f"setup must return matplotlib artists as its second item, got {_describe(artist)}")
         for artist in self._dynamic:
             artist.set_animated(True)  # left out of the background, drawn on top at each update
@@ -895,7 +900,7 @@ class Explorer:
         drawn = False
         try:
             readout = self._update(**values)  # moves the artists: from here, a failure moves them back
-            if not isinstance(readout, str):
+            if not issubclass(type(readout), str):
                 _close_coroutine(readout)
                 raise TypeError(f"setup's update must return the readout text, a str, got {_describe(readout)}")
             readout = plain_str(readout)  # the text it holds: a subclass's own methods never run
@@ -1217,7 +1222,7 @@ class Explorer:
 
     def _on_view_msg(self, view: Any, content: Any, buffers: Any) -> None:
         """A fetched view moved to frame ``at`` from ``from``: its frame if it lacks it, then frames ahead."""
-        if not isinstance(content, dict):
+        if not issubclass(type(content), dict):
             return
         n = math.prod(len(c.values) for c in self.controls)
         at, came = content.get("at"), content.get("from")
@@ -1405,7 +1410,7 @@ def _check_colors(colors: Any, name: str) -> int | None:
     """None (full colour) or a palette size in [2, 256]."""
     if colors is None:
         return None
-    if isinstance(colors, (bool, np.bool_)) or not is_a(colors, numbers.Integral):
+    if issubclass(type(colors), (bool, np.bool_)) or not is_a(colors, numbers.Integral):
         raise TypeError(f"{name} must be None or an int in [2, 256], got {_describe(colors)}")
     colors = exact_int(colors, name)
     if not 2 <= colors <= 256:
@@ -1478,9 +1483,9 @@ def _as_float(x: Any) -> float:
 
 def _kind(x: Any) -> str:
     """What a control value is, for equality: a bool, a complex number, or anything else."""
-    if isinstance(x, (bool, np.bool_)):
+    if issubclass(type(x), (bool, np.bool_)):
         return "bool"
-    return "complex" if isinstance(x, (complex, np.complexfloating)) else "other"
+    return "complex" if issubclass(type(x), (complex, np.complexfloating)) else "other"
 
 
 def _numpy_equal_pair(values: tuple[Any, ...]) -> tuple[Any, Any] | None:
@@ -1541,9 +1546,9 @@ def _plain(x: Any, name: str) -> Any:
         return x
     _no_false_class(x, name)
     # a complex or str of a subclass, whose own == could pick another value: the plain value it holds
-    if isinstance(x, complex):
+    if issubclass(type(x), complex):
         return complex(complex.real.__get__(x), complex.imag.__get__(x))
-    if isinstance(x, str):
+    if issubclass(type(x), str):
         return str.__str__(x)
     return exact_real(x, name) if _is_number(x) else x
 
@@ -1554,7 +1559,7 @@ def _flatten_artists(items: Any) -> Any:
         if hasattr(item, "patches"):  # BarContainer from plots.bars (a tuple: test it first)
             yield from item.patches
             yield from getattr(item, "annotations", [])
-        elif isinstance(item, (list, tuple)):
+        elif issubclass(type(item), (list, tuple)):
             yield from _flatten_artists(item)
         else:
             yield item
