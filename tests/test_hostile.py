@@ -5839,3 +5839,62 @@ def test_hostile_pass_54_a_metaclass_that_redefines_nothing_is_accepted(kind, ca
 def test_hostile_pass_54_an_object_lying_about_its_class_is_refused_by_name(make, words):
     with pytest.raises(TypeError, match=re.escape(words)):
         make()
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 55 found
+class _RaisingWindowsPath(pathlib.PureWindowsPath):
+    def __str__(self):
+        raise RuntimeError("the caller's path subclass's __str__ ran")
+
+
+class _PairRaising(tuple):
+    def __len__(self):
+        raise RuntimeError("the caller's tuple subclass's __len__ ran")
+
+    def __getitem__(self, i):
+        raise RuntimeError("the caller's tuple subclass's __getitem__ ran")
+
+
+class _AttributesRaise:
+    def __getattr__(self, name):
+        raise RuntimeError(f"the caller's __getattr__ ran ({name})")
+
+
+class _PatchesInt:
+    patches = 5
+
+
+class _PlainList(list):
+    pass
+
+
+def _setup_giving(make):
+    def setup(fig, ax):
+        (line,) = ax.plot([0, 1])
+        return make(lambda **values: "r", line)
+
+    return setup
+
+
+def test_hostile_pass_55_a_path_of_another_system_is_refused_without_its_own_str():
+    words = r"^path must be a str or pathlib\.Path of this system, got _RaisingWindowsPath$"
+    with pytest.raises(TypeError, match=words):
+        embedlab.sweep.load_results(_RaisingWindowsPath("C:/x.json"))
+
+
+def test_hostile_pass_55_setup_results_read_by_tuple_and_list_themselves():
+    controls = [Control("a", "a", (1, 2))]
+    assert Explorer("t", controls, _setup_giving(lambda u, line: _PairRaising((u, [line])))).readout == "r"
+    explorer = Explorer("t", _PlainList(controls), _setup_giving(lambda u, line: (u, _PlainList([line]))))
+    assert explorer.readout == "r" and explorer.controls == tuple(controls)
+    for odd in (_AttributesRaise(), _PatchesInt()):
+        with pytest.raises(TypeError, match=r"^setup must return matplotlib artists as its second item"):
+            Explorer("t", controls, _setup_giving(lambda u, line, odd=odd: (u, [odd])))
+    plt_mod.close("all")
+
+
+def test_hostile_pass_55_a_numpy_record_array_is_not_said_to_lie_about_its_class():
+    records = np.recarray((4, 3), float)
+    with pytest.raises(TypeError) as info:
+        embedlab.lookup(records, [0, 1])
+    assert str(info.value).startswith("E must") and "redefines" not in str(info.value)

@@ -63,6 +63,7 @@ from ._validation import (
     exact_key,
     exact_real,
     is_a,
+    plain_items,
     plain_str,
     range_len,
     short_repr,
@@ -779,13 +780,9 @@ class Explorer:
         title = plain_str(title)  # the text it holds
         if len(title) > 1000:
             raise ValueError(f"title must be at most 1,000 characters, got {len(title):,}")
-        if not _is_one_of(type(controls), (list, tuple)):  # a plain list or tuple: a subclass's own iterator never runs
-            raise TypeError(f"controls must be a list or tuple of Control, got {_describe(controls)}")
+        # read by list's or tuple's own methods: a subclass's own iterator or len never runs
+        self.controls = tuple(plain_items(controls, "controls", "a list or tuple of Control"))
         self.title = title
-        try:
-            self.controls = tuple(itertools.islice(controls, MAX_CONTROLS + 1))
-        except TypeError:  # e.g. a 0-d array, which is Iterable but cannot be iterated
-            raise TypeError(f"controls must be a sequence of Control, got {_describe(controls)}") from None
         if len(self.controls) > MAX_CONTROLS:
             raise ValueError(f"controls must hold at most {MAX_CONTROLS} controls")
         for c in self.controls:
@@ -841,21 +838,28 @@ class Explorer:
             display.check_figure(self._fig, "fig")
         except ValueError as exc:
             raise ValueError(f"setup must leave the figure drawable: {exc}") from None
-        if not (issubclass(type(made), tuple) and len(made) == 2 and callable(made[0])):
+        pair = plain_items(made, "setup's result", "a pair") if issubclass(type(made), tuple) else None
+        if not (pair is not None and len(pair) == 2 and callable(pair[0])):  # read by tuple's own methods
             _close_coroutine(made)
             raise TypeError(f"setup must return a pair (update, artists) with update callable, got {_describe(made)}")
-        self._update, dynamic = made
+        self._update, dynamic = pair
         if issubclass(type(dynamic), (str, bytes)) or not is_a(dynamic, Iterable):
             _close_coroutine(dynamic)
             raise TypeError(f"setup must return a sequence of artists as its second item, got {_describe(dynamic)}")
-        if not _is_one_of(type(dynamic), (list, tuple)):
+        if not issubclass(type(dynamic), (list, tuple)):
             raise TypeError(
                 f"setup must return a list or tuple of artists as its second item, got {_describe(dynamic)}"
             )
+        dynamic = plain_items(dynamic, "setup's artists", "a list or tuple")  # read by list's or tuple's own methods
         try:
             self._dynamic = list(_flatten_artists(dynamic))
         except RecursionError:
             raise TypeError("setup must return artists as its second item, got a list that contains itself") from None
+        except Exception as exc:  # an item whose own attributes fail, or hold no artists
+            raise TypeError(
+                f"setup must return matplotlib artists as its second item, got an item that is not one "
+                f"({type_name(exc)})"
+            ) from None
         from matplotlib.artist import Artist
 
         for artist in self._dynamic:
@@ -1555,12 +1559,16 @@ def _plain(x: Any, name: str) -> Any:
 
 def _flatten_artists(items: Any) -> Any:
     """Artists from artists, bar containers (bars and their value labels) and quivers (with labels)."""
+    from matplotlib.artist import Artist
+    from matplotlib.container import BarContainer
+
     for item in items:
-        if hasattr(item, "patches"):  # BarContainer from plots.bars (a tuple: test it first)
+        if issubclass(type(item), BarContainer):  # from plots.bars (a tuple: test it first)
             yield from item.patches
             yield from getattr(item, "annotations", [])
         elif issubclass(type(item), (list, tuple)):
-            yield from _flatten_artists(item)
+            yield from _flatten_artists(plain_items(item, "setup's artists", "a list or tuple"))
         else:
             yield item
-            yield from getattr(item, "labels", [])  # Quiver from plots.arrows
+            if issubclass(type(item), Artist):
+                yield from getattr(item, "labels", [])  # Quiver from plots.arrows
