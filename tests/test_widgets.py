@@ -8,6 +8,7 @@ import io
 import itertools
 import math
 import re
+import threading
 from html.parser import HTMLParser
 
 import numpy as np
@@ -615,6 +616,13 @@ def test_unframed_widget_is_a_fetched_view_sent_each_frame_it_lacks():
     assert sent[-1][0] == {"frame": 3 * len(B_VALUES) + 0, "text": "a = 3, b = -1.0 & <ok>"}
 
 
+def _catching(failed: list, fn) -> None:
+    try:
+        fn()
+    except BaseException as exc:  # reported by the test's thread
+        failed.append(exc)
+
+
 def test_fetched_view_draws_ahead_of_the_hand_then_around_it_once_it_rests():
     """After a move, the kernel sends at once the frames the moved slider heads for (AHEAD_STEPS of them,
     within its range), then, once no other move has come for AHEAD_AFTER seconds, the rest one step away;
@@ -644,12 +652,19 @@ def test_fetched_view_draws_ahead_of_the_hand_then_around_it_once_it_rests():
         for _ in range(20):
             await asyncio.sleep(0)
 
-    asyncio.run(moves(second=False))
+    def run(second: bool) -> None:  # in a thread of its own: a test process may already run an event loop
+        failed = []
+        worker = threading.Thread(target=lambda: _catching(failed, lambda: asyncio.run(moves(second))))
+        worker.start()
+        worker.join(timeout=60)
+        assert not worker.is_alive() and not failed, failed
+
+    run(second=False)
     # b's position 0 next (its direction), then a's 2 and 0; b's 2 is the frame the view came from
     assert sent == [here, 1 * n_b + 0, 2 * n_b + 1, 0 * n_b + 1]
     sent.clear()
     ex._sent.clear()
-    asyncio.run(moves(second=True))
+    run(second=True)
     # the first round stopped before its rest (a's 0 never drawn); the second: a's 3 (its direction; a's 4 is
     # past the end) at once, then b's 2 and 0
     assert sent == [here, 1 * n_b + 0, there, 3 * n_b + 1, 2 * n_b + 2, 2 * n_b + 0]
