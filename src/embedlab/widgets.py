@@ -883,19 +883,27 @@ class Explorer:
         Only the artists that move are redrawn, over a saved background (blitting): axes, ticks
         and labels are drawn once.
         """
-        # Every change checked before any is kept: a refused call leaves values, readout and figure as they were.
+        values, moved = self._snapped(changes)
+        readout = self._render(values)
+        self.values, self.readout = values, readout
+        if self._widget is not None:  # shown: its sliders move too, and a fetched view gets the new frame
+            self._move_sliders(moved)
+            k = self._index(values)
+            if not self.framed and k not in self._sent:  # the artists are at values already
+                self._send_layer(k, readout)
+        return self.readout
+
+    def _snapped(self, changes: dict[str, Any]) -> tuple[dict[str, Any], set[str]]:
+        """The values after ``changes`` (each snapped to its control's list) and the names of the controls moved.
+
+        Every change is checked before any is kept: a refused call leaves values, readout and figure as they were.
+        """
         values, moved = dict(self.values), set()
         for name, value in changes.items():
             c = self._control(name)
             values[c.name] = c.snap(value)
             moved.add(c.name)  # the control's own name: a caller's str subclass is not compared again
-        readout = self._render(values)
-        self.values, self.readout = values, readout
-        if self._widget is not None:  # shown: its sliders move too, and a fetched view gets the new frame
-            self._move_sliders(moved)
-            if not self.framed and self._index(values) not in self._sent:  # the artists are at values already
-                self._send_layer(self._index(values), readout)
-        return self.readout
+        return values, moved
 
     def _render(self, values: dict[str, Any], draw: bool = True) -> str:
         """Draw the kept figure at ``values`` (or, without ``draw``, only move its artists there) and return
@@ -1063,10 +1071,7 @@ class Explorer:
         (``make bench``): for an explorer whose frames the kernel draws (not :attr:`framed`), drawing
         the moving artists at the new values and encoding them as the PNG the view is sent, never
         reusing a frame drawn before; for a framed one, noting the values (the browser shows the frame)."""
-        values = dict(self.values)
-        for name, value in changes.items():
-            c = self._control(name)
-            values[c.name] = c.snap(value)
+        values, moved = self._snapped(changes)
         k = self._index(values)
         if self.framed:
             self.frames()  # rendered once, before a view is shown
@@ -1077,7 +1082,7 @@ class Explorer:
         elapsed = time.perf_counter() - t0
         self.values, self.readout, self._stale = values, text, True
         if self._widget is not None:  # shown: its sliders move too, and a fetched view gets the frame
-            self._move_sliders({self._control(name).name for name in changes})
+            self._move_sliders(moved)
             if not self.framed and k not in self._sent:
                 self._send_layer(k)
         return elapsed
