@@ -7,6 +7,7 @@ from the vectors' own coordinates. A figure that draws the wrong vectors fails.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -109,6 +110,28 @@ def test_saturation_curves_cross_one_half_at_ln_n():
         assert x0 == pytest.approx(math.log(n), abs=1e-12) and y0 == 0.5
         i = int(np.argmin(np.abs(np.asarray(y) - 0.5)))
         assert abs(t[i] - math.log(n)) <= (t[1] - t[0]), "the drawn curve itself crosses 1/2 at ln n"
+
+
+@pytest.mark.parametrize("ns", [range(1, 4), np.array([1, 2, 3]), [1, 2, 3]], ids=["range", "array", "list"])
+def test_saturation_curves_take_a_range_or_an_array_of_counts(ns):
+    _fig, art = figures.saturation_curves(ns)
+    assert [line.get_label() for line in art["lines"]] == ["n = 1 other", "n = 2 others", "n = 3 others"]
+    assert [half.get_data()[0][0] for half in art["halves"]] == pytest.approx([0.0, math.log(2), math.log(3)])
+
+
+@pytest.mark.parametrize(
+    ("ns", "error", "message"),
+    [
+        (range(10**20), ValueError, "ns must hold 1 to 6 counts (one colour each), got 100,000,000,000,000,000,000"),
+        (range(5, 1), ValueError, "got 0"),
+        (np.arange(7) + 1, ValueError, "got 7"),
+        (np.array([[3]]), TypeError, "ns must be a list, tuple, range or 1-D array of token counts"),
+        (np.array([3, -1]), ValueError, "ns must be a positive integer, got -1"),
+    ],
+)
+def test_saturation_curves_refuse_a_range_or_array_they_cannot_draw(ns, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        figures.saturation_curves(ns)
 
 
 def test_gradient_sizes_slope_vanishes_loss_gradient_does_not():

@@ -181,7 +181,9 @@ def alignment_arrows(e: Any, contexts: dict[str, Any], *, e_label: str = "e", ax
     return fig, {"arrows": q, "points": points, "plane": basis}
 
 
-def saturation_curves(ns: Sequence[int] = (3, 100, 50256), t: Any = None, *, ax: Any = None) -> tuple[Any, dict]:
+def saturation_curves(
+    ns: Sequence[int] | np.ndarray = (3, 100, 50256), t: Any = None, *, ax: Any = None
+) -> tuple[Any, dict]:
     """Worked example F: ``P0(t) = e^t / (e^t + n)`` for several numbers ``n`` of other tokens at 0.
 
     Each curve crosses 1/2 at ``t = ln n``, marked with a point.
@@ -193,7 +195,13 @@ def saturation_curves(ns: Sequence[int] = (3, 100, 50256), t: Any = None, *, ax:
     """
     t = np.linspace(-6.0, 18.0, 241) if t is None else _drawable(t, "t", 1)[0]
     colors = (plots.BLUE, plots.ORANGE, plots.GREEN, plots.VERMILLION, plots.PURPLE, plots.SKY)
-    ns = plain_items(ns, "ns", "a list or tuple of token counts")
+    if type(ns) is range or (type(ns) is np.ndarray and ns.ndim == 1):
+        # counted without len() (a range's len overflows past sys.maxsize), read no further than needed
+        count = ns.size if type(ns) is np.ndarray else max(0, -((ns.start - ns.stop) // ns.step))
+        if not 1 <= count <= len(colors):
+            raise ValueError(f"ns must hold 1 to {len(colors)} counts (one colour each), got {count:,}")
+        ns = [ns[i] for i in range(count)]
+    ns = plain_items(ns, "ns", "a list, tuple, range or 1-D array of token counts")
     if not 1 <= len(ns) <= len(colors):
         raise ValueError(f"ns must hold 1 to {len(colors)} counts (one colour each), got {len(ns)}")
     ns = [check_size(n, "ns") for n in ns]
@@ -202,7 +210,9 @@ def saturation_curves(ns: Sequence[int] = (3, 100, 50256), t: Any = None, *, ax:
     fig, ax = plots.figure_and_ax(ax, (7.0, 3.6))
     lines, halves = [], []
     for n, color in zip(ns, colors, strict=False):
-        lines.append(plots.curve(t, saturation_prob(t, n), ax, label=f"n = {n:,} others", color=color))
+        lines.append(
+            plots.curve(t, saturation_prob(t, n), ax, label=f"n = {n:,} other{'' if n == 1 else 's'}", color=color)
+        )
         halves.append(plots.marker(float(np.log(n)), 0.5, ax, color=color))
     with plots.style():
         ax.axhline(0.5, color=plots.GREY, linestyle=":", linewidth=1)
