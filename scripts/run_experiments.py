@@ -3,14 +3,15 @@
 Every point trains one model with early stopping; the points run in worker processes, one BLAS
 thread each (results are bit-identical to a run in one process). The file records the sweep's
 settings and the library's version; ``tests/test_sweep.py`` re-runs a sample of its points and
-requires the same numbers, bit for bit.
+requires the same numbers (losses to 12 significant digits: another processor may round the last bits
+of a sum differently).
 
 Usage: python scripts/run_experiments.py [--jobs N] [--out PATH] [--reuse PATH]
 
 ``--reuse`` takes the records of an earlier results file for the points whose run cannot differ:
 the same point, the same training settings, and a run that stopped by early stopping before the
 new step cap (a capped run is trained again when the cap rises). Every reused record is what a
-fresh run gives, bit for bit (the tests re-run a sample); reuse only saves time.
+fresh run gives on the same machine, bit for bit (the tests re-run a sample); reuse only saves time.
 """
 
 from __future__ import annotations

@@ -54,7 +54,9 @@ def dot(a: Any, b: Any) -> float:
     a, b = _pair(a, b)
     w = np.result_type(a.dtype, b.dtype, np.float64)  # float64 (longdouble stays): a Python float comes back
     with np.errstate(over="ignore", invalid="ignore"):
-        out = float(a.astype(w, copy=False) @ b.astype(w, copy=False))
+        # products, then NumPy's pairwise sum: one order of additions on every processor (a BLAS dot
+        # picks its kernel by CPU, and the last bits of a sum that cancels, as D's orthogonal case does, differ)
+        out = float(np.add.reduce(np.multiply(a.astype(w, copy=False), b.astype(w, copy=False))))
     if not np.isfinite(out):
         raise ValueError("a and b have a dot product too large for a float (it overflows to inf); scale them down")
     return out
