@@ -36,6 +36,7 @@ import os
 import re
 import string
 import sys
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path, PurePath
 from typing import Any
@@ -351,6 +352,41 @@ def plain_items(x: Any, name: str, what: str) -> list[Any]:
     return [base.__getitem__(x, i) for i in range(base.__len__(x))]
 
 
+def iter_items(x: Any, name: str, what: str) -> Iterator[Any]:
+    """The items of an iterable argument, lazily: a list or tuple (a subclass too) read through list's or
+    tuple's own methods, any other iterable through its iterator, whose failure (whatever it raises) is
+    refused as a TypeError naming ``name``. A str, bytes or dict is refused: it is no sequence of items."""
+    kind = type(x)
+    if issubclass(kind, (str, bytes, dict)) or odd_metaclass(kind):
+        raise TypeError(f"{name} must be {what}, got {_describe(x)}")
+    base = list if issubclass(kind, list) else tuple if issubclass(kind, tuple) else None
+    if base is not None:
+        return _base_items(x, base)
+    try:
+        iterator = iter(x)
+    except Exception:  # not iterable, or an __iter__ of its own that fails
+        raise TypeError(f"{name} must be {what}, got {_describe(x)}") from None
+    return _guarded(iterator, name, what)
+
+
+def _base_items(x: list | tuple, base: type) -> Iterator[Any]:
+    i = 0
+    while i < base.__len__(x):  # re-read each time: a list shortened meanwhile ends the items
+        yield base.__getitem__(x, i)
+        i += 1
+
+
+def _guarded(iterator: Any, name: str, what: str) -> Iterator[Any]:
+    while True:
+        try:
+            item = next(iterator)
+        except StopIteration:
+            return
+        except Exception as exc:  # a caller's iterator that fails part-way, whatever it raises
+            raise TypeError(f"{name} must be {what}; reading its items failed ({type_name(exc)})") from None
+        yield item
+
+
 def check_choice(value: Any, name: str, options: tuple[str, ...]) -> str:
     """``value`` as the plain str it holds, required to be one of ``options`` (compared as str, so a
     caller's own ``==`` or hash never runs)."""
@@ -400,10 +436,11 @@ def _not_masked(x: Any, name: str) -> None:
 
 
 def range_len(x: range | list | tuple) -> int:
-    """``len(x)``, also for a range longer than ``sys.maxsize`` (where ``len`` raises OverflowError)."""
+    """``len(x)``, also for a range longer than ``sys.maxsize`` (where ``len`` raises OverflowError), and
+    read by list's or tuple's own method for their subclasses."""
     if issubclass(type(x), range):
         return max(0, -((x.start - x.stop) // x.step))  # ceil((stop - start) / step), exact in ints
-    return len(x)
+    return list.__len__(x) if issubclass(type(x), list) else tuple.__len__(x)  # a subclass's own __len__ never runs
 
 
 def as_array(x: Any, name: str, what: str) -> np.ndarray:

@@ -79,17 +79,20 @@ def _check_name(name: Any) -> str:
 
 def check_figsize(figsize: Any, name: str = "figsize") -> tuple[float, float]:
     """``figsize`` as two floats: (width, height) in inches, each from :data:`MIN_INCHES` to :data:`MAX_INCHES`."""
-    from ._validation import exact_real
+    from ._validation import exact_real, plain_items
 
     name = _check_name(name)
 
-    if (
-        not (_is_one_of(type(figsize), (list, tuple)) or (type(figsize) is np.ndarray and figsize.ndim == 1))
-        or len(figsize) != 2
-    ):
+    if issubclass(type(figsize), (list, tuple)):  # a subclass too (a namedtuple), read by the base type's methods
+        pair = plain_items(figsize, name, "a (width, height) pair of inches")
+    elif type(figsize) is np.ndarray and figsize.ndim == 1 and figsize.size == 2:  # sized before it is listed
+        pair = list(figsize)
+    else:
+        pair = ()
+    if len(pair) != 2:
         raise TypeError(f"{name} must be a (width, height) pair of inches, got {_short(figsize)}")
     sides = []
-    for side in figsize:
+    for side in pair:
         if issubclass(type(side), (bool, np.bool_)) or not is_a(side, numbers.Real):
             raise TypeError(f"{name} must be a pair of real numbers of inches, got {_short(figsize)}")
         side = exact_real(side, name)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from numbers import Real
 from typing import Any
 
-from ._validation import check_format, exact_real, is_a, plain_str, short_repr, type_name
+from ._validation import check_flag, check_format, exact_real, is_a, iter_items, plain_str, short_repr, type_name
 
 __all__ = [
     "BLANK",
@@ -218,7 +218,7 @@ def _check_messages(slips: Any, right: Any, wrong: Any) -> tuple[Slip, ...]:
             raise TypeError(f"{name} must be a str, got {short_repr(value)}")
     if issubclass(type(slips), (str, bytes, Slip, dict)) or not issubclass(type(slips), (list, tuple)):
         raise TypeError(f"slips must be a list or tuple of Slip, got {short_repr(slips)}")
-    slips = tuple(itertools.islice(slips, MAX_SLIPS + 1))
+    slips = tuple(itertools.islice(iter_items(slips, "slips", "a list or tuple of Slip"), MAX_SLIPS + 1))
     if len(slips) > MAX_SLIPS:
         raise ValueError(f"slips must hold at most {MAX_SLIPS} slips")
     for slip in slips:
@@ -280,8 +280,7 @@ def grade_number(
     >>> grade_number("", 1.0, abs_tol=0.1).status, grade_number("abc", 1.0, abs_tol=0.1).status
     ('blank', 'nan')
     """
-    if not issubclass(type(percent), bool):
-        raise TypeError(f"percent must be True or False, got {short_repr(percent)}")
+    percent = check_flag(percent, "percent")  # NumPy's bool too, as a plain bool
     answer = _finite(answer, "answer")
     abs_tol, rel_tol = _finite(abs_tol, "abs_tol"), _finite(rel_tol, "rel_tol")
     if abs_tol < 0 or rel_tol < 0:
@@ -434,8 +433,7 @@ class _Question:
         question = plain_str(question)  # every text field as the text it holds: a subclass's own methods never run
         if not question.strip():
             raise ValueError("question must be a non-empty str")
-        if not issubclass(type(percent), bool):
-            raise TypeError(f"percent must be True or False, got {short_repr(percent)}")
+        percent = check_flag(percent, "percent")  # NumPy's bool too, as a plain bool
         for field, value in (("title", title), ("unit", unit), ("fmt", fmt)):
             if not issubclass(type(value), str):
                 raise TypeError(f"{field} must be a str, got {short_repr(value)}")
@@ -447,7 +445,8 @@ class _Question:
         if choices is not None:
             if issubclass(type(choices), (str, bytes)) or not hasattr(choices, "__iter__"):
                 raise TypeError(f"choices must be a sequence of str, got {short_repr(choices)}")
-            choices = tuple(itertools.islice(choices, MAX_CHOICES + 1))
+            items = iter_items(choices, "choices", "a sequence of str")  # a failing iterator refused by name
+            choices = tuple(itertools.islice(items, MAX_CHOICES + 1))
             if len(choices) > MAX_CHOICES:
                 raise ValueError(f"choices must hold at most {MAX_CHOICES} choices")
             for choice in choices:
@@ -465,8 +464,9 @@ class _Question:
         if self.choices is not None:
             if len(self.choices) < 2 or len(set(self.choices)) != len(self.choices):
                 raise ValueError(f"choices must be at least two distinct strings, got {short_repr(self.choices)}")
-            if type(answer) is not str:
+            if not issubclass(type(answer), str):
                 raise TypeError(f"answer must be one of the choices (a str), got {short_repr(answer)}")
+            answer = plain_str(answer)  # the text it holds, as the choices are read
             if answer not in self.choices:
                 raise ValueError(
                     f"answer must be one of the choices {short_repr(self.choices)}, got {short_repr(answer)}"

@@ -49,6 +49,7 @@ from ._validation import (
     exact_key,
     exact_real,
     is_a,
+    iter_items,
     plain_str,
     short_repr,
     type_name,
@@ -116,10 +117,7 @@ def _items(values: Any, name: str, what: str) -> Iterable[Any]:
         raise TypeError(f"{name} must be a sequence of {what}, got {short_repr(values)}")
     if issubclass(type(values), np.ndarray) and values.ndim != 1:
         raise TypeError(f"{name} must be a sequence of {what}, got an array of shape {values.shape}")
-    try:
-        return iter(values)
-    except TypeError:
-        raise TypeError(f"{name} must be a sequence of {what}, got {short_repr(values)}") from None
+    return iter_items(values, name, f"a sequence of {what}")  # a failing iterator refused by name
 
 
 def _int_grid(values: Any, name: str, *, positive: bool = True, most: int | None = None) -> tuple[int, ...]:

@@ -42,7 +42,10 @@ from ._validation import (
     exact_int,
     exact_real,
     is_a,
+    iter_items,
+    plain_items,
     plain_str,
+    range_len,
     short_repr,
     type_name,
     work_dtype,
@@ -180,10 +183,10 @@ def _check_params(params: Any) -> tuple[dict[str, np.ndarray], bool, bool]:
 
 
 def _check_batch(batch: Any, V: int, d: int) -> tuple[np.ndarray, np.ndarray]:
-    if not (issubclass(type(batch), tuple) and len(batch) == 2):
+    if not (issubclass(type(batch), tuple) and tuple.__len__(batch) == 2):  # a subclass's own len never runs
         raise TypeError(f"batch must be a tuple (contexts, targets), got {type_name(batch)}")
-    contexts = check_ids(batch[0], V, name="contexts")
-    targets = check_ids(batch[1], V, name="targets")
+    contexts = check_ids(tuple.__getitem__(batch, 0), V, name="contexts")
+    targets = check_ids(tuple.__getitem__(batch, 1), V, name="targets")
     if contexts.ndim != 2 or targets.shape != contexts.shape[:1]:
         raise ValueError(
             "batch must be (contexts of shape (n, k), targets of shape (n,)), "
@@ -423,9 +426,10 @@ def adam_step(
     lr = check_real(lr, "lr")
     if lr <= 0:
         raise ValueError(f"lr must be positive, got {short_repr(lr)}")
-    if not issubclass(type(betas), (tuple, list)) or len(betas) != 2:
+    pair = plain_items(betas, "betas", "a pair of floats in [0, 1)") if issubclass(type(betas), (tuple, list)) else ()
+    if len(pair) != 2:
         raise TypeError(f"betas must be a pair of floats in [0, 1), got {short_repr(betas)}")
-    b1, b2 = (check_real(b, "betas") for b in betas)
+    b1, b2 = (check_real(b, "betas") for b in pair)
     if not (0 <= b1 < 1 and 0 <= b2 < 1):
         raise ValueError(f"betas must be in [0, 1), got {short_repr(betas)}")
     eps = check_real(eps, "eps")
@@ -1288,15 +1292,10 @@ def compare(
         or (issubclass(type(seeds), np.ndarray) and seeds.ndim != 1)
     ):
         raise TypeError(f"seeds must be a sequence of ints, got {type_name(seeds)} {short_repr(seeds)}")
-    try:
-        too_many = hasattr(seeds, "__len__") and len(seeds) > MAX_SEEDS
-    except OverflowError:  # len(range(10**20))
-        too_many = True
-    except TypeError as exc:  # a __len__ that does not answer
-        raise TypeError(f"seeds must be a sequence of ints, got {type_name(seeds)} ({exc})") from None
-    if too_many:
+    if issubclass(type(seeds), (range, list, tuple)) and range_len(seeds) > MAX_SEEDS:  # a range(10**20) too
         raise ValueError(f"seeds must hold at most {MAX_SEEDS:,} seeds")
-    seeds = tuple(_check_seed(s, "seeds") for s in itertools.islice(seeds, MAX_SEEDS + 1))
+    items = iter_items(seeds, "seeds", "a sequence of ints")  # no __len__ or __iter__ of a list subclass runs
+    seeds = tuple(_check_seed(s, "seeds") for s in itertools.islice(items, MAX_SEEDS + 1))
     if len(seeds) > MAX_SEEDS:
         raise ValueError(f"seeds must hold at most {MAX_SEEDS:,} seeds")
     if not seeds:

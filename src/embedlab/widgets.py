@@ -358,7 +358,9 @@ class Control:
         """The allowed value nearest ``value``: a control never leaves the range it was built for.
 
         Numbers (Python's and NumPy's ints and floats) snap to the nearest number on the list (NaN
-        to the starting value); any other value (a ``Fraction`` or a ``Decimal`` too) must be on the list.
+        to the starting value); any other value (a ``Fraction`` too) must be on the list. A ``Decimal``
+        is refused, as a value and on the list: a class only registered as a number, whose own methods
+        alone say what it holds.
         """
         value = _plain(value, self.name)
         at = self._position(value)
