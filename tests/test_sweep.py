@@ -1,6 +1,7 @@
 """Tests for embedlab.sweep: the protocol's choices, the intervals against closed forms, and the
-committed results file against a re-run of a sample of its points (counts and curves exactly, losses to
-12 significant digits: the file may come from a processor whose vector instructions round differently)."""
+committed results file against a re-run of a sample of its points (counts, and curves to the file's four
+decimals, exactly; losses to 12 significant digits: the file may come from a processor whose vector
+instructions round differently)."""
 
 from __future__ import annotations
 

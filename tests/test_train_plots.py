@@ -9,7 +9,7 @@ from matplotlib.lines import Line2D
 
 from embedlab import train_plots as tp
 from embedlab.plots import new_figure
-from embedlab.sweep import load_results
+from embedlab.sweep import CONFIGS, load_results
 from embedlab.train import class_cosine, compare, geometry_track, pca_2d
 
 RES = compare(seeds=(0, 1), d=8, steps=30, n_checkpoints=4)
@@ -140,6 +140,10 @@ def test_sweep_explorer_shows_the_cell_it_names():
     line = next(a for a in ex._dynamic if getattr(a, "get_label", lambda: "")() == "tied")
     np.testing.assert_allclose(line.get_xdata(), steps)
     np.testing.assert_allclose(line.get_ydata(), curve)
+    # The curve axis is cut; its note gives this cell's highest mean loss at step 0, read from the sweep.
+    start = max(SWEEP.mean_curve(n, d, h, cfg)[1][0] for cfg in CONFIGS)
+    cut = next(a for a in ex._dynamic if hasattr(a, "get_text") and a.get_text().startswith("axis cut"))
+    assert cut.get_text() == f"axis cut at {ex.axes[0].get_ylim()[1]:.1f};\nat step 0: {start:.1f}"
     # Without the hidden layer the gaps lie far above the scale: drawn at its edge, labelled with the value.
     gap_ax = ex.axes[1]
     top = gap_ax.get_ylim()[1]

@@ -92,7 +92,7 @@ RESULTS_FILE = "sweep.json"
 P_MAX = 0.9999
 DF_MAX = 1000
 
-#: The largest results file :func:`load_results` reads (the chapter's is about 1 MiB).
+#: The largest results file :func:`load_results` reads (the chapter's is about 3.8 MB).
 MAX_RESULTS_BYTES = 64 * 2**20
 
 #: Digits kept of each validation curve in the results file (the curves are drawn, never compared).

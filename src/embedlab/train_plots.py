@@ -558,7 +558,6 @@ def sweep_explorer(sweep: Sweep) -> Explorer:
     )  # every curve and every run's best checkpoint inside the axes
     curve_lo = min(float(c[1].min()) for curves, *_ in data.values() for c in curves.values())
     curve_hi = max(float(c[1].max()) for curves, *_ in data.values() for c in curves.values())
-    start = max(float(c[1][0]) for curves, *_ in data.values() for c in curves.values())
     top = min(
         curve_hi + 0.05,
         max(float(np.percentile(c[1], 50)) for curves, *_ in data.values() for c in curves.values()) + 0.3,
@@ -592,9 +591,7 @@ def sweep_explorer(sweep: Sweep) -> Explorer:
         curve_ax.set_xlabel("training step")
         curve_ax.set_ylabel("validation loss (nats)")
         curve_ax.legend(loc="upper right", fontsize=9)
-        curve_ax.annotate(
-            f"axis cut at {top:.1f};\nat step 0: {start:.1f}", (0.03, 0.03), xycoords="axes fraction", fontsize=9
-        )
+        cut = curve_ax.annotate("", (0.03, 0.03), xycoords="axes fraction", fontsize=9)  # this cell's start
         gap_ax.set_xlim(-0.6, len(others) - 0.4)
         gap_ax.set_ylim(g_lo, g_hi)
         gap_ax.set_xticks(range(len(others)), ["same\nwidth", "same\nsize"])
@@ -614,6 +611,8 @@ def sweep_explorer(sweep: Sweep) -> Explorer:
                 notes[i].set_text(f"off scale:\n{g['mean']:+.2f}" if off else "")
             marks.set_offsets(np.array([[i, clamp(gaps[o]["mean"])] for i, o in enumerate(others)]))
             title.set_text(f"{n_train:,} sentences, d = {d}, layer {'on' if hidden else 'off'}")
+            start = max(float(c[1][0]) for c in curves.values())  # the highest of the cell's mean curves at step 0
+            cut.set_text(f"axis cut at {top:.1f};\nat step 0: {start:.1f}" if start > top else "")
             said = ", ".join(f"{cfg} {tests[cfg]:.3f} ({np.exp(tests[cfg]):.2f} perplexity)" for cfg in CONFIGS)
             gap_text = "; ".join(
                 f"{AGAINST[o]}: {gaps[o]['mean']:+.3f} [{gaps[o]['low']:+.3f}, {gaps[o]['high']:+.3f}], "
@@ -625,7 +624,7 @@ def sweep_explorer(sweep: Sweep) -> Explorer:
                 f"Test loss {said}. Tied minus untied at the {gap_text}. Dots: each run's best validation checkpoint."
             )
 
-        return update, [*lines.values(), *dots.values(), *bars, marks, *notes, title]
+        return update, [*lines.values(), *dots.values(), *bars, marks, *notes, title, cut]
 
     controls = [
         Control("n_train", "training sentences", spec.data_sizes, fmt="{:,}"),
