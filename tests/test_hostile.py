@@ -5995,3 +5995,69 @@ def test_hostile_pass_56_valid_subclasses_and_numpy_bools_are_accepted():
     assert embedlab.display.check_figsize(_TupleIterRaises((1, 2))) == (1.0, 2.0)  # pass 21 refused it; read now
     with pytest.raises(TypeError, match=r"^figsize must be a \(width, height\) pair"):
         embedlab.display.check_figsize(size(6.0, 3.0)[:1])
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 57 found
+def _tuple_of(base_items, **methods):
+    return type("Odd", (tuple,), methods)(base_items)
+
+
+def _list_of(base_items, **methods):
+    return type("Odd", (list,), methods)(base_items)
+
+
+def _raise_key(*_):
+    raise KeyError("the caller's own method ran")
+
+
+def test_hostile_pass_57_a_corpus_reads_its_vocab_and_splits_by_tuples_own_methods():
+    """Corpus(vocab=T(...)) leaked KeyError or OverflowError, hung on an endless __iter__, took a split whose
+    __len__ said 0 without checking its ids, and kept a vocab whose __iter__ reordered the words."""
+    c = make_corpus()
+    assert dataclasses.replace(c, vocab=_tuple_of(c.vocab, __len__=_raise_key)).vocab == c.vocab
+    reordered = _tuple_of(c.vocab, __iter__=lambda s: iter(tuple(reversed(tuple.__getitem__(s, slice(None))))))
+    assert dataclasses.replace(c, vocab=reordered).vocab == c.vocab
+    endless = _tuple_of(c.train, __iter__=lambda s: itertools.repeat(c.train[0]))
+    again = dataclasses.replace(c, train=endless)
+    assert type(again.train) is tuple and len(again.train) == len(c.train)
+    assert len(dataclasses.replace(c, train=_tuple_of(c.train, __len__=lambda s: 2**70)).train) == len(c.train)
+    hidden_ids = _tuple_of((*c.train[:3], np.array([0, 10**6])), __len__=lambda s: 0)
+    with pytest.raises(ValueError, match=r"^train must hold token ids in \[0, 126\], got ids in \[0, 1000000\]$"):
+        dataclasses.replace(c, train=hidden_ids)
+
+
+@pytest.mark.parametrize(
+    "methods",
+    [{"__iter__": lambda s: itertools.count()}, {"__len__": lambda s: 2**70}, {"__len__": _raise_key}],
+    ids=["endless-iter", "huge-len", "raising-len"],
+)
+def test_hostile_pass_57_update_bars_reads_highlight_by_lists_own_methods(methods):
+    """update_bars(highlight=L([0])) hung (an endless __iter__) or leaked OverflowError or KeyError."""
+    container = plots_mod.bars([1.0, 2.0, 3.0], ["a", "b", "c"])
+    plots_mod.update_bars(container, [1.0, 2.0, 3.0], highlight=_list_of([0, 2], **methods))
+    colors = [p.get_facecolor() for p in container.patches]
+    assert colors[0] == colors[2] != colors[1]
+    plt_mod.close("all")
+
+
+def test_hostile_pass_57_sweep_spec_from_dict_reads_lists_by_lists_own_methods():
+    """from_dict gave seeds (0, 1, 2) for a list holding [0, 1] whose __iter__ lied, and hung on an endless one."""
+    data = SweepSpec().to_dict()
+    data["seeds"] = _list_of([0, 1], __iter__=lambda s: iter([0, 1, 2]))
+    data["lrs"] = _list_of([0.01], __iter__=lambda s: itertools.count())
+    spec = SweepSpec.from_dict(data)
+    assert spec.seeds == (0, 1) and spec.lrs == (0.01,)
+
+
+def test_hostile_pass_57_control_reads_a_list_by_lists_own_methods():
+    """Control('a', 'a', L([1, 2, 3])).values was (7, 8, 9), what L's own __iter__ said."""
+    assert Control("a", "a", _list_of([1, 2, 3], __iter__=lambda s: iter([7, 8, 9]))).values == (1, 2, 3)
+    assert Control("a", "a", _tuple_of((1, 2), __len__=_raise_key)).values == (1, 2)
+
+
+def test_hostile_pass_57_dot_of_products_past_the_float_range_that_cancel():
+    """dot([1e300, 1e300], [1e10, -1e10]) said the dot product overflows; it is 0."""
+    assert embedlab.dot([1e300, 1e300], [1e10, -1e10]) == 0.0
+    assert embedlab.dot([1e300, 3e300], [1e5, -0.5e5]) == pytest.approx(-5e304, rel=1e-15)
+    with pytest.raises(ValueError, match="a and b have a dot product too large for a float"):
+        embedlab.dot([1e300, 3e300], [1e10, -0.5e10])

@@ -30,6 +30,7 @@ from ._validation import (
     exact_int,
     exact_real,
     is_a,
+    plain_items,
     short_repr,
     type_name,
 )
@@ -111,6 +112,8 @@ class Corpus:
     def __post_init__(self) -> None:
         """A hand-built corpus is checked as one from :func:`make_corpus` would be: refused by the field at fault."""
         vocab = self.vocab
+        if issubclass(type(vocab), tuple):  # a subclass too, read by tuple's own methods: its own never run
+            vocab = tuple(plain_items(vocab, "vocab", "a non-empty tuple of str"))
         if not issubclass(type(vocab), tuple) or not vocab or not all(issubclass(type(w), str) for w in vocab):
             raise TypeError(f"vocab must be a non-empty tuple of str, got {short_repr(vocab)}")
         vocab = tuple(str.__str__(w) for w in vocab)  # the words as the text they hold
@@ -136,8 +139,12 @@ class Corpus:
             sentences = getattr(self, split)
             if not issubclass(type(sentences), tuple):
                 raise TypeError(f"{split} must be a tuple of 1-D int arrays, got {type_name(sentences)}")
-            if len(sentences) > MAX_SENTENCES:
-                raise ValueError(f"{split} must hold at most {MAX_SENTENCES:,} sentences, got {len(sentences):,}")
+            if tuple.__len__(sentences) > MAX_SENTENCES:  # tuple's own length: a subclass's never runs
+                raise ValueError(
+                    f"{split} must hold at most {MAX_SENTENCES:,} sentences, got {tuple.__len__(sentences):,}"
+                )
+            sentences = tuple(plain_items(sentences, split, "a tuple of 1-D int arrays"))
+            object.__setattr__(self, split, sentences)  # kept as the plain tuple it holds
             for i, s in enumerate(sentences):
                 if type(s) is not np.ndarray or s.ndim != 1 or s.dtype.kind not in "iu":
                     raise TypeError(f"{split}[{i}] must be a 1-D int NumPy array, got {short_repr(s)}")

@@ -56,7 +56,11 @@ def dot(a: Any, b: Any) -> float:
     with np.errstate(over="ignore", invalid="ignore"):
         # products, then NumPy's pairwise sum: one order of additions on every processor (a BLAS dot
         # picks its kernel by CPU, and the last bits of a sum that cancels, as D's orthogonal case does, differ)
-        out = float(np.add.reduce(np.multiply(a.astype(w, copy=False), b.astype(w, copy=False))))
+        a, b = a.astype(w, copy=False), b.astype(w, copy=False)
+        out = float(np.add.reduce(np.multiply(a, b)))
+        if not np.isfinite(out):  # products past the float range may still cancel: sum them scaled down
+            sa, sb = np.abs(a).max(), np.abs(b).max()
+            out = float(np.add.reduce(np.multiply(a / sa, b / sb)) * sa * sb)  # sa * sb alone may overflow
     if not np.isfinite(out):
         raise ValueError("a and b have a dot product too large for a float (it overflows to inf); scale them down")
     return out

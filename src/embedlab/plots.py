@@ -40,7 +40,9 @@ from ._validation import (
     exact_int,
     is_a,
     odd_metaclass,
+    plain_items,
     plain_str,
+    range_len,
     short_repr,
 )
 
@@ -590,8 +592,22 @@ def update_bars(container: BarContainer, values: Any, highlight: int | Sequence[
     if issubclass(type(highlight), np.ndarray) and highlight.ndim == 0:
         highlight = highlight[()]  # a 0-d array is one index
     if issubclass(type(highlight), (list, tuple, np.ndarray)):
-        if len(highlight) > values.size:
-            raise ValueError(f"highlight must name at most {values.size} bars, got {len(highlight)}")
+        # sized and read by list's, tuple's or NumPy's own methods: a subclass's own len or iter never runs
+        if issubclass(type(highlight), np.ndarray):
+            if highlight.ndim != 1:
+                raise TypeError(
+                    f"highlight must be None, an int, or a 1-D sequence of ints, got {_describe(highlight)}"
+                )
+            size = highlight.shape[0]
+        else:
+            size = range_len(highlight)
+        if size > values.size:
+            raise ValueError(f"highlight must name at most {values.size} bars, got {size:,}")
+        highlight = (
+            np.asarray(highlight).tolist()
+            if issubclass(type(highlight), np.ndarray)
+            else plain_items(highlight, "highlight", "None, an int, or a sequence of ints")
+        )
         if any(i is None for i in highlight):
             raise TypeError("highlight must be None, an int, or a sequence of ints (no None inside)")
         lit = {_index(i, values.size, "highlight") for i in highlight}

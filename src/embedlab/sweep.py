@@ -248,7 +248,7 @@ class SweepSpec:
         unknown = sorted(set(data) - {f.name for f in fields(cls)})
         if unknown:
             raise ValueError(f"data has keys SweepSpec does not know: {short_repr(unknown, 200)}")
-        return cls(**{k: tuple(v) if issubclass(type(v), list) else v for k, v in data.items()})
+        return cls(**data)  # each grid read by SweepSpec itself (a list subclass by list's own methods)
 
 
 def _config(value: Any, name: str, allowed: tuple[str, ...]) -> str:

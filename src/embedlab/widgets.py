@@ -42,7 +42,7 @@ import time
 import types
 import warnings
 import zlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -53,6 +53,7 @@ from PIL import Image
 from . import display
 from ._validation import (
     _EXACT_NUMBERS,
+    _base_items,
     _describe,
     _is_one_of,
     _no_false_class,
@@ -168,8 +169,8 @@ class Control:
             )
         if issubclass(type(self.values), (str, bytes)) or not is_a(self.values, Iterable):
             raise TypeError(f"values of control {self.name!r} must be a sequence, got {_describe(self.values)}")
-        try:  # before building a tuple; a range longer than sys.maxsize too
-            size = range_len(self.values) if issubclass(type(self.values), range) else len(self.values)
+        try:  # before building a tuple; a range longer than sys.maxsize too, a list's or tuple's by its own method
+            size = range_len(self.values) if issubclass(type(self.values), (range, list, tuple)) else len(self.values)
         except TypeError:  # not sized, or a 0-d array (sized by type, not in fact): refused below if need be
             size = 0
         except Exception as exc:  # a __len__ of the caller's own that fails (or answers past sys.maxsize)
@@ -182,7 +183,9 @@ class Control:
                 f"values of control {self.name!r} must hold at most {MAX_CONTROL_VALUES:,} values, got {size:,}"
             )
         try:  # at most one value past the limit is read: an endless iterator is refused below, not exhausted
-            object.__setattr__(self, "values", tuple(itertools.islice(self.values, MAX_CONTROL_VALUES + 1)))
+            # a list or tuple subclass is read by list's or tuple's own methods (its own iter never runs)
+            items = _base_items_of(self.values)
+            object.__setattr__(self, "values", tuple(itertools.islice(items, MAX_CONTROL_VALUES + 1)))
         except Exception as exc:  # a 0-d array (iterable by type, not in fact), or an iterator that fails
             raise TypeError(
                 f"values of control {self.name!r} must be a sequence, got {_describe(self.values)} "
@@ -1549,6 +1552,15 @@ _INEXACT_NUMPY = frozenset(
 def _is_number(x: Any) -> bool:
     """Whether ``x`` is a real number, judged by its type (an object cannot pass for one by lying)."""
     return issubclass(type(x), (int, float, np.integer, np.floating)) and not issubclass(type(x), (bool, np.bool_))
+
+
+def _base_items_of(x: Any) -> Iterator[Any]:
+    """The items of a list or tuple (a subclass too) by its base type's own methods; of anything else, its iterator."""
+    if issubclass(type(x), list):
+        return _base_items(x, list)
+    if issubclass(type(x), tuple):
+        return _base_items(x, tuple)
+    return iter(x)
 
 
 def _plain(x: Any, name: str) -> Any:
