@@ -818,11 +818,13 @@ def _softmax_unnormalised(z: Any) -> Any:
 
 def _angle_cases() -> list[Case]:
     E_toy = np.array(E_TOY)
-    # cos θ of u and ±3u rounds past ±1 in float64 by every common route: @, dot, einsum, sums, fsum;
-    # norms from np.linalg.norm, math.hypot, math.dist or square roots; unit vectors first or last.
+    # cos θ of u and ±5u rounds past ±1 in float64 by every common route: @, dot, einsum, sums, fsum;
+    # norms from np.linalg.norm, math.hypot, math.dist or square roots; unit vectors first or last;
+    # and whether or not the processor's BLAS fuses a multiply into the add (a dot with FMA or without:
+    # [-0.7, -0.4] and 3x itself, the pair before, stayed at 1 on a processor whose BLAS kernel differs).
     # Clipped, every route then gives exactly 0 or 180 degrees: the 1e-6 degree tolerance relies on
     # that (one ulp of cos below 1 is already 8.5e-7 degrees), so change this pair only with care
-    u, three_u = np.array([-0.7, -0.4, 0.0]), np.array([-2.1, -1.2, 0.0])
+    u, five_u = np.array([-0.3, -0.75, 0.0]), np.array([-1.5, -3.75, 0.0])
     return [
         Case("perpendicular vectors", (np.array([1.0, 0.0]), np.array([0.0, 2.0])), "cos θ = u·v / (|u| |v|)."),
         Case(
@@ -831,12 +833,12 @@ def _angle_cases() -> list[Case]:
             "This pair's dot product is negative: the angle is above 90 degrees (about 149).",
         ),
         Case(
-            "a vector and three times itself",
-            (u, three_u),
+            "a vector and five times itself",
+            (u, five_u),
             "Rounding can make cos θ a hair above 1, and arccos of that is NaN (math.acos raises ValueError): "
             "clip cos θ to [-1, 1].",
         ),
-        Case("opposite vectors", (u, -three_u + 0.0), "Clip cos θ to [-1, 1]: rounding can push it past -1."),
+        Case("opposite vectors", (u, -five_u + 0.0), "Clip cos θ to [-1, 1]: rounding can push it past -1."),
         Case(
             "two nearly parallel vectors",
             (np.array([1.0, 0.0]), np.array([1.0, 3e-6])),
