@@ -3098,7 +3098,7 @@ def _partly(n: int) -> Any:
             TypeError,
             "presets must hold",
         ),
-        (lambda: Control("a", "a", _sized(2**70)), TypeError, "values of control 'a' must be a sequence"),
+        (lambda: Control("a", "a", _sized(2**70)), ValueError, "values of control 'a' must not be empty"),  # as held
         (lambda: Control("a", "a", _partly(3)), TypeError, "values of control 'a' must be a sequence"),
         (lambda: Control("a", "a", [None, "x"]), ValueError, "values of control 'a' must not hold None"),
     ],
@@ -6061,3 +6061,34 @@ def test_hostile_pass_57_dot_of_products_past_the_float_range_that_cancel():
     assert embedlab.dot([1e300, 3e300], [1e5, -0.5e5]) == pytest.approx(-5e304, rel=1e-15)
     with pytest.raises(ValueError, match="a and b have a dot product too large for a float"):
         embedlab.dot([1e300, 3e300], [1e10, -0.5e10])
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 58 found
+@pytest.mark.parametrize(
+    "methods",
+    [
+        {"__len__": lambda s: 2**70},
+        {"__iter__": lambda s: itertools.count()},
+        {"__iter__": lambda s: iter(["untied"])},
+        {"__len__": lambda s: 0},
+        {"__iter__": _raise_key},
+    ],
+    ids=["huge-len", "endless-iter", "other-items", "len-0", "raising-iter"],
+)
+def test_hostile_pass_58_train_plots_read_names_by_lists_own_methods(methods):
+    """loss_curves(res, names=L(["tied"])) leaked OverflowError, KeyError or StopIteration, hung, or judged
+    the items L's own __iter__ made up: the names are what the list holds."""
+    res = embedlab.compare((0,), make_corpus(0, n_train=60, n_valid=20, n_test=20), d=4, steps=20, n_checkpoints=4)
+    drawn = embedlab.train_plots.loss_curves(res, names=_list_of(["tied"], **methods))
+    assert sorted(k for k in drawn if k != "cut") == ["tied"] and drawn["tied"]["line"].get_label().startswith("tied (")
+    plt_mod.close("all")
+
+
+def test_hostile_pass_58_a_range_context_and_numpys_bool_for_legend_are_accepted():
+    """gradient_explorer(range(3)) and loss_curves(legend=np.True_) were refused (minor: valid inputs)."""
+    assert explorers_mod.gradient_explorer(range(3)).readout == explorers_mod.gradient_explorer([0, 1, 2]).readout
+    with pytest.raises(ValueError, match=r"^context must be a flat sequence of at most 64 token ids, got 1,000,000"):
+        explorers_mod.gradient_explorer(range(10**12))
+    res = embedlab.compare((0,), make_corpus(0, n_train=60, n_valid=20, n_test=20), d=4, steps=20, n_checkpoints=4)
+    assert embedlab.train_plots.loss_curves(res, legend=np.False_)["tied"]["line"].axes.get_legend() is None
+    plt_mod.close("all")

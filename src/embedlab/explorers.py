@@ -13,7 +13,7 @@ import numpy as np
 from matplotlib.ticker import MaxNLocator, NullLocator
 
 from . import plots
-from ._validation import _describe, _is_one_of, check_ids, check_size, short_repr
+from ._validation import _describe, _is_one_of, check_ids, check_size, range_len, short_repr
 from .budget import REAL_MODELS
 from .geometry import plane_basis
 from .logits import tied_logits
@@ -603,8 +603,10 @@ def scale_explorer() -> Explorer:
 
 def gradient_explorer(context: tuple[int, ...] = (2, 1), W: Any = None) -> Explorer:
     """H: the two gradient paths into each row of a tied ``E``, for a choice of next token."""
-    if not issubclass(type(context), (list, tuple, np.ndarray)):
+    if not issubclass(type(context), (list, tuple, range, np.ndarray)):
         raise TypeError(f"context must be a sequence of token ids, got {_describe(context)}")
+    if issubclass(type(context), range) and range_len(context) > 64:  # sized before it is listed
+        raise ValueError(f"context must be a flat sequence of at most 64 token ids, got {range_len(context):,}")
     ids = check_ids(context, len(TOKENS), name="context")
     if ids.ndim != 1 or ids.size > 64:
         raise ValueError(f"context must be a flat sequence of at most 64 token ids, got shape {ids.shape}")

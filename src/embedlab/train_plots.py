@@ -23,10 +23,12 @@ from ._validation import (
     _plain_real,
     as_array,
     check_choice,
+    check_flag,
     check_nbytes,
     check_real,
     exact_int,
     is_a,
+    plain_items,
     plain_str,
     short_repr,
     type_name,
@@ -91,6 +93,7 @@ def _check_names(res: CompareResult, names: Any) -> list[str]:
         return list(res.configs)
     if issubclass(type(names), (str, bytes)) or not issubclass(type(names), (list, tuple)):
         raise TypeError(f"names must be a list of {list(res.configs)}, got {type_name(names)}")
+    names = plain_items(names, "names", f"a list of {list(res.configs)}")  # a subclass's own len or iter never runs
     plain = [str.__str__(n) if issubclass(type(n), str) else None for n in names]  # no caller's own hash runs
     if not names or not all(n is not None and n in res.configs for n in plain):
         raise ValueError(f"names must be a non-empty list of {list(res.configs)}, got {short_repr(names)}")
@@ -146,8 +149,7 @@ def loss_curves(
         if not 1e-3 <= zoom <= 1e6:
             raise ValueError(f"zoom must be a number of nats in [0.001, 1e6] or None, got {short_repr(zoom)}")
         zoom = float(zoom)
-    if not issubclass(type(legend), bool):
-        raise TypeError(f"legend must be a bool, got {type_name(legend)}")
+    legend = check_flag(legend, "legend")  # NumPy's bool too, as a plain bool
     ax = _ax(ax)
     out = {}
     lowest = np.inf
