@@ -55,6 +55,20 @@ def test_source_is_wrapped_text(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
+def test_code_the_book_hides_is_folded_in_jupyterlab(name: str) -> None:
+    """A forecast's or an exercise's code holds its answer: the book drops it (remove-input), and in
+    JupyterLab, where learners work, it is folded away (source_hidden) rather than on view above the question."""
+    cells = json.loads((ROOT / "notebooks" / f"{name}.ipynb").read_text(encoding="utf-8"))["cells"]
+    shown = [
+        i
+        for i, cell in enumerate(cells)
+        if "remove-input" in cell["metadata"].get("tags", [])
+        and cell["metadata"].get("jupyter", {}).get("source_hidden") is not True
+    ]
+    assert not shown, f"notebooks/{name}.ipynb: cells {shown} are removed from the book but shown in JupyterLab"
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_one_title_per_notebook(name: str) -> None:
     """Exactly one level-1 heading, first in the notebook: the book's sidebar and page title."""
     import jupytext

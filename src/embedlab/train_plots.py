@@ -592,7 +592,7 @@ def sweep_explorer(sweep: Sweep) -> Explorer:
         curve_ax.set_ylim(curve_lo - 0.05, top)
         curve_ax.set_xlabel("training step")
         curve_ax.set_ylabel("validation loss (nats)")
-        curve_ax.legend(loc="upper right", fontsize=9)
+        curve_ax.legend(loc="upper right", fontsize=9, frameon=True, framealpha=0.9)  # curves may pass beneath
         cut = curve_ax.annotate("", (0.03, 0.03), xycoords="axes fraction", fontsize=9)  # this cell's start
         gap_ax.set_xlim(-0.6, len(others) - 0.4)
         gap_ax.set_ylim(g_lo, g_hi)
