@@ -836,9 +836,13 @@ def _angle_cases() -> list[Case]:
             "a vector and five times itself",
             (u, five_u),
             "Rounding can make cos θ a hair above 1, and arccos of that is NaN (math.acos raises ValueError): "
-            "clip cos θ to [-1, 1].",
+            "clip cos θ to exactly [-1, 1], with no margin, so that parallel vectors give 0 degrees.",
         ),
-        Case("opposite vectors", (u, -five_u + 0.0), "Clip cos θ to [-1, 1]: rounding can push it past -1."),
+        Case(
+            "opposite vectors",
+            (u, -five_u + 0.0),
+            "Clip cos θ to exactly [-1, 1], with no margin: rounding can push it past -1; the answer is 180 degrees.",
+        ),
         Case(
             "two nearly parallel vectors",
             (np.array([1.0, 0.0]), np.array([1.0, 3e-6])),
