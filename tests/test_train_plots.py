@@ -140,6 +140,9 @@ def test_sweep_explorer_shows_the_cell_it_names():
     line = next(a for a in ex._dynamic if getattr(a, "get_label", lambda: "")() == "tied")
     np.testing.assert_allclose(line.get_xdata(), steps)
     np.testing.assert_allclose(line.get_ydata(), curve)
+    # One legend, below the panels (every corner of the curve panel holds a curve in some frame).
+    (legend,) = ex.fig.legends
+    assert [t.get_text() for t in legend.get_texts()] == list(CONFIGS) and ex.axes[0].get_legend() is None
     # The curve axis is cut; its note gives this cell's highest mean loss at step 0, read from the sweep.
     start = max(SWEEP.mean_curve(n, d, h, cfg)[1][0] for cfg in CONFIGS)
     cut = next(a for a in ex._dynamic if hasattr(a, "get_text") and a.get_text().startswith("axis cut"))

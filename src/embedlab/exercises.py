@@ -304,8 +304,8 @@ def bank() -> list[Exercise]:
     ran = TOKENS.index("ran")
     out.append(
         Exercise(
-            f"Find the slip, continued. By how much is the draft's P(ran) = {DRAFT_C[ran]:.2f} too low? "
-            "Compute the true softmax and give (true − draft).",
+            f"Find the slip, continued. How far is the draft's P(ran) = {DRAFT_C[ran]:.2f} from the true value? "
+            "Compute the true softmax and give (true − draft), with its sign.",
             float(truth[ran] - draft[ran]),
             abs_tol=0.001,
             fmt="{:.4f}",
@@ -327,7 +327,7 @@ def bank() -> list[Exercise]:
             solution=f"Logits h · e_j = {_vec(tied_logits(np.array(H_C), E_TOY))}; softmax gives P(ran) = "
             f"{truth[ran]:.4f}. The draft says {draft[ran]:.2f}, so it is {truth[ran] - draft[ran]:.4f} too low. "
             f"Every entry is low: the draft's total is short by {1 - draft.sum():.2f}.",
-            title="C4 · Find the slip: by how much",
+            title="C4 · Find the slip: how far",
             percent=True,
             cell="C",
             misconception="A softmax that does not sum to 1 can pass as rounding.",

@@ -592,7 +592,8 @@ def sweep_explorer(sweep: Sweep) -> Explorer:
         curve_ax.set_ylim(curve_lo - 0.05, top)
         curve_ax.set_xlabel("training step")
         curve_ax.set_ylabel("validation loss (nats)")
-        curve_ax.legend(loc="upper right", fontsize=9, frameon=True, framealpha=0.9)  # curves may pass beneath
+        # below the panels: every corner of the curve panel holds a curve in some frame
+        fig.legend(handles=list(lines.values()), loc="outside lower center", ncol=3, fontsize=9)
         cut = curve_ax.annotate("", (0.03, 0.03), xycoords="axes fraction", fontsize=9)  # this cell's start
         gap_ax.set_xlim(-0.6, len(others) - 0.4)
         gap_ax.set_ylim(g_lo, g_hi)
@@ -633,4 +634,4 @@ def sweep_explorer(sweep: Sweep) -> Explorer:
         Control("d", "width d", spec.widths, value=spec.widths[len(spec.widths) // 2]),
         Control("hidden", "hidden layer", spec.hidden, fmt=lambda h: "on" if h else "off"),
     ]
-    return Explorer("The sweep, cell by cell", controls, setup, figsize=(11.0, 4.2), ncols=2)
+    return Explorer("The sweep, cell by cell", controls, setup, figsize=(11.0, 4.6), ncols=2)
