@@ -79,8 +79,8 @@ def warmup() -> Forecast:
     never = bool(np.array_equal(p[:, 1], p[:, 5]))
     choices = (
         "No: no context can, while E stays as it is",
-        "Yes: a context that points along one of them",
-        "Yes: a long enough context",
+        "Yes: a context that points along one of them, but not the other",
+        "Yes: a long enough context, whose large logits magnify any difference",
     )
     return Forecast(
         "Two tokens share the same row of a tied E and the output layer has no bias. "
@@ -236,7 +236,7 @@ def bank() -> list[Exercise]:
             + f". {winner} wins: its row is {np.linalg.norm(E5[VOCAB5.index(winner)]):.2f} long against "
             f"{self_token}'s {np.linalg.norm(h):.2f}, and only {angles[winner]:.0f}° away from h, so its dot product "
             f"with e_{self_token} is larger than e_{self_token} · e_{self_token}.",
-            title="C1 · Does a token score highest against itself?",
+            title="C1 · Which token scores highest?",
             cell="C",
             misconception="With h = e_j, token j must win (a logit is a dot product: length matters, not only angle).",
         )
