@@ -466,6 +466,13 @@ def test_to_html_images(toy_html):
     assert len(imgs) == math.prod(len(c.static_values) for c in ex.controls) == 16
     visible = [i for i, a in enumerate(imgs) if "hidden" not in a]
     assert len(visible) == 1
+    # Laid out without the book's stylesheet (JupyterLab shows a stored output without it): the frame
+    # shown and only it displayed, at the figure's width, over a background scaled to the same box.
+    assert [i for i, a in enumerate(imgs) if a["style"].startswith("display:block;")] == visible
+    assert all(a["style"].startswith("display:none;") for i, a in enumerate(imgs) if i not in visible)
+    assert all("width:100%;height:auto" in a["style"] for a in imgs)
+    (figure,) = [a for t, a in parse(page).tags if t == "div" and a.get("class") == "embedlab-figure"]
+    assert "background-size:100% 100%" in figure["style"] and "width:100%" in figure["style"]
     assert all(a["alt"].strip() for a in imgs)
     assert all(a["src"].startswith("data:image/webp;base64,") for a in imgs)
 

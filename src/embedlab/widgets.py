@@ -745,7 +745,7 @@ _HANDLER = (
     "var s=e.dataset.labels.split('|')[Number(e.value)];"
     "e.setAttribute('aria-valuetext',s);e.parentNode.querySelector('output').textContent=s;});"
     "var f=r.querySelectorAll('img');"
-    "f.forEach(function(m,i){m.hidden=(i!==k);});"
+    "f.forEach(function(m,i){m.hidden=(i!==k);m.style.display=(i!==k)?'none':'block';});"
     "r.querySelector('.embedlab-readout').textContent=f[k].alt;"
 )
 
@@ -1378,15 +1378,18 @@ class Explorer:
         # Shown at most at its CSS size (half its pixels), shrunk in narrower columns.
         css_w, css_h = self.css_size
         bg = base64.b64encode(self.background()).decode("ascii")
+        # The layout is inline too: JupyterLab shows a stored output without the book's stylesheet.
         parts.append(
-            f'<div class="embedlab-figure" style="max-width:{css_w}px;'
+            f'<div class="embedlab-figure" style="max-width:{css_w}px;width:100%;'
+            f"background-size:100% 100%;background-repeat:no-repeat;"
             f'background-image:url(data:image/webp;base64,{bg})">'
         )
         for k, (frame, text) in enumerate(frames):
             data = base64.b64encode(frame).decode("ascii")
-            hidden = "" if k == k0 else " hidden"
+            shown = k == k0
             parts.append(
-                f'<img src="data:image/webp;base64,{data}" alt="{esc(text)}" width="{css_w}" height="{css_h}"{hidden}>'
+                f'<img src="data:image/webp;base64,{data}" alt="{esc(text)}" width="{css_w}" height="{css_h}" '
+                f'style="display:{"block" if shown else "none"};width:100%;height:auto"{"" if shown else " hidden"}>'
             )
         parts.append("</div>")
         parts.append(f'<p class="embedlab-readout" aria-live="polite">{esc(frames[k0][1])}</p></div>')
