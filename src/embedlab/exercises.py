@@ -77,15 +77,15 @@ def warmup() -> Forecast:
     contexts = rng.normal(size=(1000, 2)) * rng.uniform(0.01, 100.0, size=(1000, 1))  # short and long
     p = softmax(tied_logits(contexts, E))
     never = bool(np.array_equal(p[:, 1], p[:, 5]))
-    choices = (
-        "No: no context can, while E stays as it is",
+    choices = (  # the answer is not first: a reader should not find it by its place
         "Yes: a context that points along one of them, but not the other",
+        "No: every context gives them equal probabilities",
         "Yes: a long enough context, whose large logits magnify any difference",
     )
     return Forecast(
         "Two tokens share the same row of a tied E and the output layer has no bias. "
         "With E as it is, can any context h give them different probabilities?",
-        choices[0] if never else choices[1],
+        choices[1] if never else choices[0],
         choices=choices,
         trap="Yes is tempting: two different words feel as if some context must tell them apart. "
         "But each logit is h · e_j, and equal rows give equal dot products for every h, short or long.",
@@ -126,12 +126,12 @@ def bank() -> list[Exercise]:
     # -- A: lookup -------------------------------------------------------------------------------
     last = np.asarray(E5)[-1]  # what plain NumPy does with -1
     which = next(i for i, row in enumerate(E5) if np.array_equal(row, last))
-    a1_choices = (f"the row of '{VOCAB5[which]}'", "an IndexError", f"the row of '{VOCAB5[0]}'", "a row of zeros")
+    a1_choices = ("an IndexError", "a row of zeros", f"the row of '{VOCAB5[which]}'", f"the row of '{VOCAB5[0]}'")
     out.append(
         Exercise(
             f"The vocabulary is {', '.join(VOCAB5)} (ids in that order) and E has one row per token. "
             "In plain NumPy, what does E[-1] return?",
-            a1_choices[0],
+            a1_choices[2],
             choices=a1_choices,
             slips=[Slip("an IndexError", "NumPy does not raise here: a negative index means something to it.")],
             solution=f"NumPy counts negative indexes from the end, so E[-1] is the last row, the vector of "
@@ -144,16 +144,21 @@ def bank() -> list[Exercise]:
     )
     star = VOCAB5.index("star")
     row = lookup(E5, star)  # (2,)
-    rows_text = "; ".join(f"{t} {_vec(r, 1)}" for t, r in zip(VOCAB5, E5, strict=True))
+    rows_text = "; ".join(_vec(r, 1) for r in E5)  # unlabelled: the id alone says which row
     out.append(
         Exercise(
-            f"Same vocabulary, with rows {rows_text}. The token 'star' is looked up. "
-            "What is the second number of the vector the lookup returns?",
+            f"Same vocabulary. E's rows, in id order, are {rows_text}. What is the second number of lookup(E, {star})?",
             float(row[1]),
             abs_tol=0.001,
             fmt="{:.1f}",
-            slips=[Slip(float(lookup(E5, star + 1)[1]), "That is the next token's row: ids count from 0, not 1.")],
-            solution=f"Ids count from 0, so 'star' has id {star} and lookup(E, {star}) copies row {star}, "
+            slips=[
+                Slip(
+                    float(lookup(E5, star - 1)[1]),
+                    f"That is row number {star} counting from 1: ids count from 0, so id {star} is the "
+                    f"{('first', 'second', 'third', 'fourth', 'fifth')[star]} row.",
+                )
+            ],
+            solution=f"Ids count from 0, so lookup(E, {star}) copies the row of id {star}, '{VOCAB5[star]}', "
             f"{_vec(row, 1)}. Its second number is {row[1]:.1f}.",
             title="A2 · Which row",
             cell="A",
@@ -274,8 +279,8 @@ def bank() -> list[Exercise]:
     rounding = 0.005 * len(draft)  # the most four two-place roundings can lose
     same_order = bool(np.argmax(draft) == np.argmax(truth))
     c3_choices = (
-        "They do not add up to 1, so the probabilities are too low",
         "The order is wrong: another token should beat ran",
+        "They do not add up to 1, so the probabilities are too low",
         "Nothing: rounding to two places explains it",
         "ran should get its logit, 0.51",
     )
@@ -286,7 +291,7 @@ def bank() -> list[Exercise]:
             f"Find the slip. The draft's softmax for worked example C (h = {_vec(H_C, 1)}, the toy E) reads "
             f"cat {DRAFT_C[0]:.2f}, dog {DRAFT_C[1]:.2f}, the {DRAFT_C[2]:.2f}, ran {DRAFT_C[3]:.2f}. "
             "What is wrong with it?",
-            c3_choices[0],
+            c3_choices[1],
             choices=c3_choices,
             slips=[
                 Slip(c3_choices[2], "Add the four up: four roundings to two places move a sum by 0.02 at most."),
@@ -310,6 +315,7 @@ def bank() -> list[Exercise]:
             abs_tol=0.001,
             fmt="{:.4f}",
             slips=[
+                Slip(float(draft[ran] - truth[ran]), "Mind the sign: true minus draft, not draft minus true."),
                 Slip(float(1 - draft.sum()), "That is how far the whole sum falls short; the question is about ran."),
                 Slip(
                     float(draft[ran] / draft.sum() - draft[ran]),
@@ -557,22 +563,22 @@ def bank() -> list[Exercise]:
         return "every row" if len(r) == Vh else "rows " + " and ".join(str(i) for i in r)
 
     h1_choices = (
-        f"Input path: {rows(rows_in)}; output path: {rows(rows_out)}",
         f"Input path: {rows(rows_in)}; output path: {rows(rows_in)} too",
         "Input path: every row; output path: only the target tokens' rows",
         "Both paths: only the target tokens' rows",
+        f"Input path: {rows(rows_in)}; output path: {rows(rows_out)}",
     )
     out.append(
         Exercise(
             f"A tied E has V = {Vh} rows. A batch looks up the ids {ids.tolist()} and the head scores all "
             f"{Vh} tokens at each position (softmax and cross-entropy). "
             "Which rows of E receive a gradient from the input path, and which from the output path?",
-            h1_choices[0],
+            h1_choices[3],
             choices=h1_choices,
             slips=[
-                Slip(h1_choices[1], "The head scores every token: which logits get a gradient from softmax?"),
-                Slip(h1_choices[2], "The lookup touches only the rows it copied."),
-                Slip(h1_choices[3], "Softmax gives every logit a gradient, not only the target's."),
+                Slip(h1_choices[0], "The head scores every token: which logits get a gradient from softmax?"),
+                Slip(h1_choices[1], "The lookup touches only the rows it copied."),
+                Slip(h1_choices[2], "Softmax gives every logit a gradient, not only the target's."),
             ],
             solution=f"The lookup copies rows {sorted(set(ids.tolist()))}, so only they get a gradient through it "
             "(embedding_grad is zero elsewhere). The head's logit z_j = h · e_j for every j, and softmax with "

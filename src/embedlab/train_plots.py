@@ -594,7 +594,14 @@ def sweep_explorer(sweep: Sweep) -> Explorer:
         curve_ax.set_ylabel("validation loss (nats)")
         # below the panels: every corner of the curve panel holds a curve in some frame
         fig.legend(handles=list(lines.values()), loc="outside lower center", ncol=3, fontsize=9)
-        cut = curve_ax.annotate("", (0.03, 0.03), xycoords="axes fraction", fontsize=9)  # this cell's start
+        # drawn once (each frame's own start is in its readout): every cell's curves start above the cut
+        above = all(float(c[1][0]) > top for curves, *_ in data.values() for c in curves.values())
+        curve_ax.annotate(
+            f"axis cut at {top:.1f}" + (";\nstep 0 lies above it" if above else ""),
+            (0.03, 0.03),
+            xycoords="axes fraction",
+            fontsize=9,
+        )
         gap_ax.set_xlim(-0.6, len(others) - 0.4)
         gap_ax.set_ylim(g_lo, g_hi)
         gap_ax.set_xticks(range(len(others)), ["same\nwidth", "same\nsize"])
@@ -614,8 +621,7 @@ def sweep_explorer(sweep: Sweep) -> Explorer:
                 notes[i].set_text(f"off scale:\n{g['mean']:+.2f}" if off else "")
             marks.set_offsets(np.array([[i, clamp(gaps[o]["mean"])] for i, o in enumerate(others)]))
             title.set_text(f"{n_train:,} sentences, d = {d}, layer {'on' if hidden else 'off'}")
-            start = max(float(c[1][0]) for c in curves.values())  # the highest of the cell's mean curves at step 0
-            cut.set_text(f"axis cut at {top:.1f};\nat step 0: {start:.1f}" if start > top else "")
+            at_start = ", ".join(f"{cfg} {float(curves[cfg][1][0]):.2f}" for cfg in CONFIGS)  # each mean curve
             said = ", ".join(f"{cfg} {tests[cfg]:.3f} ({np.exp(tests[cfg]):.2f} perplexity)" for cfg in CONFIGS)
             gap_text = "; ".join(
                 f"{AGAINST[o]}: {gaps[o]['mean']:+.3f} [{gaps[o]['low']:+.3f}, {gaps[o]['high']:+.3f}], "
@@ -624,14 +630,15 @@ def sweep_explorer(sweep: Sweep) -> Explorer:
             )
             return (
                 f"{n_train:,} training sentences, width {d}, {'with' if hidden else 'without'} the hidden layer. "
-                f"Test loss {said}. Tied minus untied at the {gap_text}. Dots: each run's best validation checkpoint."
+                f"Test loss {said}. Tied minus untied at the {gap_text}. Dots: each run's best validation checkpoint. "
+                f"At step 0{' (above the cut axis)' if above else ''}: {at_start}."
             )
 
-        return update, [*lines.values(), *dots.values(), *bars, marks, *notes, title, cut]
+        return update, [*lines.values(), *dots.values(), *bars, marks, *notes, title]
 
     controls = [
         Control("n_train", "training sentences", spec.data_sizes, fmt="{:,}"),
         Control("d", "width d", spec.widths, value=spec.widths[len(spec.widths) // 2]),
         Control("hidden", "hidden layer", spec.hidden, fmt=lambda h: "on" if h else "off"),
     ]
-    return Explorer("The sweep, cell by cell", controls, setup, figsize=(11.0, 4.6), ncols=2)
+    return Explorer("The sweep, cell by cell", controls, setup, figsize=(11.0, 4.2), ncols=2)
