@@ -6092,3 +6092,24 @@ def test_hostile_pass_58_a_range_context_and_numpys_bool_for_legend_are_accepted
     res = embedlab.compare((0,), make_corpus(0, n_train=60, n_valid=20, n_test=20), d=4, steps=20, n_checkpoints=4)
     assert embedlab.train_plots.loss_curves(res, legend=np.False_)["tied"]["line"].axes.get_legend() is None
     plt_mod.close("all")
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 60 found
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        (lambda s: [r.__setitem__("valid_curve", []) for r in s.records], ValueError),
+        (lambda s: [r.pop("best_test") for r in s.records], ValueError),
+        (lambda s: setattr(s, "spec", dataclasses.replace(s.spec, widths=(8, 16, 64))), ValueError),
+        (lambda s: setattr(s, "spec", None), TypeError),
+        (lambda s: [r.__setitem__("best_valid", float("nan")) for r in s.records], ValueError),
+    ],
+    ids=["empty-curve", "missing-key", "other-spec", "no-spec", "nan-loss"],
+)
+def test_hostile_pass_60_a_sweep_changed_after_loading_is_checked_again(change, error):
+    """sweep_explorer(s) of a Sweep whose records or spec were changed after loading raised IndexError,
+    KeyError or AttributeError, or drew NaN dots: the Sweep is checked again where it enters."""
+    changed = embedlab.sweep.load_results()
+    change(changed)
+    with pytest.raises(error, match=r"^sweep must hold a sweep as load_results gives it: "):
+        embedlab.train_plots.sweep_explorer(changed)

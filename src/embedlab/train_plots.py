@@ -399,7 +399,10 @@ AGAINST = {"untied": "same width", "untied, same params": "same parameter count"
 def _check_sweep(sweep: Any) -> Sweep:
     if not issubclass(type(sweep), Sweep):
         raise TypeError(f"sweep must be an embedlab.sweep.Sweep (see load_results), got {type_name(sweep)}")
-    return sweep
+    try:  # checked again, as a new Sweep: its spec and records can be changed after it was made
+        return Sweep(sweep.spec, sweep.records, sweep.meta)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"sweep must hold a sweep as load_results gives it: {exc}") from None
 
 
 def gap_plot(sweep: Sweep, axes: Any = None) -> dict[tuple[str, bool, int], Any]:
