@@ -428,6 +428,16 @@ def test_to_html_deterministic(toy_html):
     assert ex.to_html() == page
 
 
+def test_title_and_controls_cannot_be_reassigned(toy_html):
+    # the frames and the live view are made for them: a new title or control list would break to_html
+    ex, page = toy_html
+    for name, value in (("title", None), ("controls", ())):
+        with pytest.raises(AttributeError, match="no setter"):
+            setattr(ex, name, value)
+    assert ex.title == "Toy <explorer>" and [c.name for c in ex.controls] == ["a", "b_"]
+    assert ex.to_html() == page
+
+
 def test_to_html_leaves_explorer_where_it_was():
     ex = toy_explorer()
     ex.update(a=3, b_=-1.0)

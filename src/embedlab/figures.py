@@ -15,7 +15,16 @@ import numpy as np
 from matplotlib.lines import Line2D
 
 from . import plots
-from ._validation import _describe, check_finite, check_float_array, check_size, exact_int, plain_items, short_repr
+from ._validation import (
+    _describe,
+    check_finite,
+    check_float_array,
+    check_size,
+    exact_int,
+    plain_items,
+    range_len,
+    short_repr,
+)
 from .geometry import _lengths, _pair, dot, plane_basis
 from .softmax import saturation_prob
 from .tokens import TOKENS
@@ -197,7 +206,7 @@ def saturation_curves(
     colors = (plots.BLUE, plots.ORANGE, plots.GREEN, plots.VERMILLION, plots.PURPLE, plots.SKY)
     if type(ns) is range or (type(ns) is np.ndarray and ns.ndim == 1):
         # counted without len() (a range's len overflows past sys.maxsize), read no further than needed
-        count = ns.size if type(ns) is np.ndarray else max(0, -((ns.start - ns.stop) // ns.step))
+        count = ns.size if type(ns) is np.ndarray else range_len(ns)
         if not 1 <= count <= len(colors):
             raise ValueError(f"ns must hold 1 to {len(colors)} counts (one colour each), got {count:,}")
         ns = [ns[i] for i in range(count)]

@@ -786,8 +786,8 @@ class Explorer:
         if len(title) > 1000:
             raise ValueError(f"title must be at most 1,000 characters, got {len(title):,}")
         # read by list's or tuple's own methods: a subclass's own iterator or len never runs
-        self.controls = tuple(plain_items(controls, "controls", "a list or tuple of Control"))
-        self.title = title
+        self._controls = tuple(plain_items(controls, "controls", "a list or tuple of Control"))
+        self._title = title
         if len(self.controls) > MAX_CONTROLS:
             raise ValueError(f"controls must hold at most {MAX_CONTROLS} controls")
         for c in self.controls:
@@ -1351,6 +1351,16 @@ class Explorer:
             self._put_back(drawn=True)
         self._frames = out
         return list(out)
+
+    @property
+    def title(self) -> str:
+        """What the figure explores (read-only: the frames and the live view are made for it)."""
+        return self._title
+
+    @property
+    def controls(self) -> tuple[Control, ...]:
+        """The sliders, in order (read-only: the frames and the live view are made for them)."""
+        return self._controls
 
     def to_html(self) -> str:
         """Self-contained HTML: range inputs that swap pre-rendered frames, no script and no ids."""
