@@ -6096,20 +6096,207 @@ def test_hostile_pass_58_a_range_context_and_numpys_bool_for_legend_are_accepted
 
 # ---------------------------------------------------------------- issue 19: what hostile pass 60 found
 @pytest.mark.parametrize(
-    ("change", "error"),
+    "change",
     [
-        (lambda s: [r.__setitem__("valid_curve", []) for r in s.records], ValueError),
-        (lambda s: [r.pop("best_test") for r in s.records], ValueError),
-        (lambda s: setattr(s, "spec", dataclasses.replace(s.spec, widths=(8, 16, 64))), ValueError),
-        (lambda s: setattr(s, "spec", None), TypeError),
-        (lambda s: [r.__setitem__("best_valid", float("nan")) for r in s.records], ValueError),
+        lambda s: [r.__setitem__("valid_curve", []) for r in s.records],
+        lambda s: [r.pop("best_test") for r in s.records],
+        lambda s: [r.__setitem__("best_valid", float("nan")) for r in s.records],
+        lambda s: s.chosen(500, 8, True, "tied")[0].__setitem__("best_test", None),
+        lambda s: s.meta.clear(),
     ],
-    ids=["empty-curve", "missing-key", "other-spec", "no-spec", "nan-loss"],
+    ids=["empty-curve", "missing-key", "nan-loss", "chosen-record", "meta"],
 )
-def test_hostile_pass_60_a_sweep_changed_after_loading_is_checked_again(change, error):
-    """sweep_explorer(s) of a Sweep whose records or spec were changed after loading raised IndexError,
-    KeyError or AttributeError, or drew NaN dots: the Sweep is checked again where it enters."""
-    changed = embedlab.sweep.load_results()
+def test_hostile_pass_60_a_sweeps_records_cannot_be_changed_after_loading(change):
+    """sweep_explorer(s) of a Sweep whose records were changed after loading raised IndexError or KeyError,
+    or drew NaN dots (pass 60); its own methods did too (pass 61). What a Sweep gives out is a copy:
+    an edit to it never reaches the sweep's answers."""
+    fresh, changed = embedlab.sweep.load_results(), embedlab.sweep.load_results()
     change(changed)
-    with pytest.raises(error, match=r"^sweep must hold a sweep as load_results gives it: "):
-        embedlab.train_plots.sweep_explorer(changed)
+    assert changed == fresh
+    for cell in ((500, 8, True), (5000, 32, False)):
+        assert changed.gap(*cell)["values"].tolist() == fresh.gap(*cell)["values"].tolist()
+        assert changed.test_loss(*cell, "tied") == fresh.test_loss(*cell, "tied")
+    assert changed.capped() == fresh.capped()
+    drawn = embedlab.train_plots.sweep_explorer(changed)
+    assert drawn.readout == embedlab.train_plots.sweep_explorer(fresh).readout
+    plt_mod.close("all")
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("spec", None),
+        ("records", []),
+        ("meta", None),
+        ("spec", dataclasses.replace(embedlab.sweep.SweepSpec(), seeds=(0, 1))),
+    ],
+    ids=["no-spec", "no-records", "no-meta", "other-spec"],
+)
+def test_hostile_pass_61_a_sweeps_fields_are_read_only(name, value):
+    """s.spec = None, s.records = [] or another spec made gap, capped and the others raise AttributeError or
+    KeyError, or answer from the old records: the fields cannot be set."""
+    s = embedlab.sweep.load_results()
+    with pytest.raises(AttributeError, match="has no setter"):
+        setattr(s, name, value)
+    assert s == embedlab.sweep.load_results()
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 61 found
+@functools.cache
+def _r61() -> Any:
+    return embedlab.compare((0, 1), make_corpus(0, n_train=60, n_valid=20, n_test=20), d=4, steps=20, n_checkpoints=4)
+
+
+def _set_run(field, value):  # a TrainResult is frozen: the run is replaced by one changed so
+    return lambda r: r.runs["tied"].__setitem__(0, dataclasses.replace(r.runs["tied"][0], **{field: value}))
+
+
+_RES_EDITS = {
+    "no-corpus": lambda r: setattr(r, "corpus", None),
+    "no-runs": lambda r: r.runs.__setitem__("tied", []),
+    "config-popped": lambda r: r.configs.pop("tied"),
+    "no-configs": lambda r: setattr(r, "configs", None),
+    "run-popped": lambda r: r.runs.pop("tied"),
+    "E-popped": lambda r: r.runs["tied"][0].params.pop("E"),
+    "W-popped": lambda r: r.runs["untied"][0].params.pop("W"),
+    "E-reshaped": lambda r: r.runs["tied"][0].params.__setitem__("E", np.zeros((3, 3))),
+    "no-checkpoints": _set_run("checkpoint_steps", np.array([], int)),
+    "no-rows-touched": _set_run("rows_touched", None),
+    "no-steps": _set_run("steps", 0),
+    "more-seeds": lambda r: setattr(r, "seeds", (0, 1, 2)),
+    "nan-loss": lambda r: r.runs["tied"][0].valid_loss.__setitem__(0, np.nan),
+    "nan-E": lambda r: r.runs["tied"][1].params["E"].__setitem__((0, 0), np.inf),
+}
+
+_RES_READERS = {
+    "drift_bars": lambda r: embedlab.train_plots.drift_bars(r),
+    "loss_curves": lambda r: embedlab.train_plots.loss_curves(r),
+    "update_counts": lambda r: embedlab.train_plots.update_counts(r),
+    "geometry_summary": lambda r: embedlab.train_plots.geometry_summary(r),
+    "geometry_panels": lambda r: embedlab.train_plots.geometry_panels(r),
+    "training_explorer": lambda r: embedlab.train_plots.training_explorer(r),
+    "curves": lambda r: r.curves("untied"),
+    "summary": lambda r: r.summary(),
+    "drift": lambda r: r.drift("untied"),
+    "geometry": lambda r: r.geometry(),
+}
+
+
+@pytest.mark.parametrize("edit", list(_RES_EDITS))
+@pytest.mark.parametrize("reader", list(_RES_READERS))
+def test_hostile_pass_61_a_compare_result_changed_after_it_was_made_is_checked_again(edit, reader):
+    """A CompareResult whose corpus, configs, runs or seeds, or a run's fields or arrays, were changed after
+    compare made it raised AttributeError, IndexError or KeyError, warned, or drew NaN and a wrong seed count
+    in every method and plot that reads it: each checks it again, and names it."""
+    res = copy.deepcopy(_r61())
+    _RES_EDITS[edit](res)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises((TypeError, ValueError), match=r"^res must hold a result as compare makes it, unchanged"):
+            _RES_READERS[reader](res)
+    plt_mod.close("all")
+
+
+def test_hostile_pass_61_a_runs_fields_are_read_only():
+    """r.steps = 0 or r.rows_touched = None on a run of a result reached every plot of it: a TrainResult (and
+    a FitResult) is frozen."""
+    run = _r61().runs["tied"][0]
+    for field, value in (("steps", 0), ("rows_touched", None), ("valid_loss", np.array([]))):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(run, field, value)
+    assert dataclasses.fields(embedlab.train.FitResult) and embedlab.train.FitResult.__dataclass_params__.frozen
+
+
+def test_hostile_pass_61_dot_keeps_small_products_beside_cancelling_large_ones():
+    """dot([1e200, -1e200, 1], [1e200, 1e200, 1]) gave 0: the fallback for products past the float range
+    scaled everything down and flushed the small products to zero."""
+    assert embedlab.dot([1e200, -1e200, 1.0], [1e200, 1e200, 1.0]) == 1.0
+    assert embedlab.dot([1e200, -1e200, 3e-100], [1e200, 1e200, 1e100]) == 3.0
+    assert embedlab.dot([1e300, -1e300, 1e-100], [1e300, 1e300, 1e-100]) == 1e-200  # 1e-200 = 1e-100 * 1e-100
+    assert embedlab.dot([1e300, -1e300, 5e-324], [1e300, 1e300, 1.0]) == 5e-324
+    rng = np.random.default_rng(61)
+    for _ in range(200):  # against the exact sum of the exact products, rounded once
+        n = int(rng.integers(2, 12))
+        a = rng.normal(size=n) * 10.0 ** rng.integers(-300, 300, size=n)
+        b = rng.normal(size=n) * 10.0 ** rng.integers(-300, 300, size=n)
+        a[1], b[1] = -a[0], b[0]  # two products that cancel exactly
+        exact = sum(Fraction(float(x)) * Fraction(float(y)) for x, y in zip(a, b, strict=True))
+        if abs(exact) < 1.7e308:
+            got = embedlab.dot(a, b)
+            bound = sum(abs(Fraction(float(x)) * Fraction(float(y))) for x, y in zip(a[2:], b[2:], strict=True))
+            assert abs(Fraction(got) - exact) <= bound * Fraction(2) ** -50 + Fraction(2) ** -1074
+
+
+def test_hostile_pass_61_banded_png_keeps_the_background_it_was_made_with():
+    """bp.background[:] = 7 left the cached bands of the old pixels, so encode(all 7) gave the old image;
+    bp.background = None raised AttributeError: the background is a read-only copy, its fields read-only."""
+    rng = np.random.default_rng(0)
+    bg = rng.integers(0, 255, (40, 30, 4), dtype=np.uint8)
+    bp = embedlab.widgets.BandedPNG(bg)
+    with pytest.raises(ValueError, match="read-only"):
+        bp.background[:] = 7
+    for name in ("background", "bands", "h", "w"):
+        with pytest.raises(AttributeError, match="has no setter"):
+            setattr(bp, name, None)
+    bg[:] = 9  # the caller's own array is theirs to change: the encoder kept a copy
+    seven = np.full_like(bg, 7)
+    from PIL import Image
+
+    np.testing.assert_array_equal(np.asarray(Image.open(io.BytesIO(bp.encode(seven)))), seven)
+    np.testing.assert_array_equal(np.asarray(Image.open(io.BytesIO(bp.encode(bg)))), bg)
+
+
+def test_hostile_pass_61_an_explorers_values_and_readout_are_read_only():
+    """e.values = {} gave KeyError in to_html; e.values["scale"] = 12345.5 drew off the control's list: values
+    is a copy, and values and readout cannot be set (move a control with update)."""
+    e = explorers_mod.flatten_explorer()
+    page = e.to_html()
+    for name, value in (("values", {}), ("readout", None), ("title", 5)):
+        with pytest.raises(AttributeError, match="has no setter"):
+            setattr(e, name, value)
+    e.values["scale"] = 12345.5
+    assert e.values["scale"] != 12345.5 and e.to_html() == page
+    plt_mod.close("all")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("answer", 10**400),
+        ("fmt", None),
+        ("fmt", "{:>100000000}"),
+        ("slips", (1,)),
+        ("wrong", None),
+        ("question", None),
+        ("solution", None),
+        ("kind_label", None),
+    ],
+)
+def test_hostile_pass_61_a_quiz_objects_fields_are_read_only(field, value):
+    """e.answer = 10**400 then grade() raised OverflowError; fmt, slips, wrong, question or solution set to
+    None raised AttributeError in to_html; fmt = "{:>100000000}" built a 100-million-character page. The
+    fields were checked when the object was made: they cannot be set again, nor deleted."""
+    e = quiz_mod.Exercise("Q?", 0.5, abs_tol=0.1, solution="s")
+    page = e.to_html()
+    with pytest.raises(AttributeError, match=rf"^Exercise\.{field} is read-only"):
+        setattr(e, field, value)
+    if field != "kind_label":
+        with pytest.raises(AttributeError, match=rf"^Exercise\.{field} is read-only"):
+            delattr(e, field)
+    assert e.to_html() == page and e.grade("0.5").right
+
+
+def test_hostile_pass_61_a_corpus_holds_its_sentences_read_only():
+    """c.train[0][1] = 10**12 made counts() allocate 7 TiB (MemoryError), and 10**6 gave arrays of a
+    million counts: a corpus keeps read-only views of the sentences it checked (no copy)."""
+    c = make_corpus(0, n_train=60, n_valid=20, n_test=20)
+    inputs = c.counts()[0]
+    for split in (c.train, c.valid, c.test):
+        with pytest.raises(ValueError, match="read-only"):
+            split[0][1] = 10**6
+    with pytest.raises(ValueError, match="read-only"):
+        c.classes[0] = "x"
+    np.testing.assert_array_equal(c.counts()[0], inputs)
+    mine = np.array([0, 1, 2])
+    hand = dataclasses.replace(c, train=(mine,))
+    assert mine.flags.writeable and np.shares_memory(hand.train[0], mine)  # the caller's array left as it was

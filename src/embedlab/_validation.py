@@ -435,6 +435,14 @@ def _not_masked(x: Any, name: str) -> None:
         )
 
 
+def read_only_view(a: np.ndarray) -> np.ndarray:
+    """A view of ``a`` that cannot be written (no copy; ``a`` itself is left writable): what an object keeps
+    of an array it has checked, so that a write through the object cannot undo the check."""
+    view = a.view()
+    view.flags.writeable = False
+    return view
+
+
 def range_len(x: range | list | tuple) -> int:
     """``len(x)``, also for a range longer than ``sys.maxsize`` (where ``len`` raises OverflowError), and
     read by list's or tuple's own method for their subclasses."""

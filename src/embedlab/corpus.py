@@ -31,6 +31,7 @@ from ._validation import (
     exact_real,
     is_a,
     plain_items,
+    read_only_view,
     short_repr,
     type_name,
 )
@@ -130,6 +131,7 @@ class Corpus:
             raise TypeError(f"classes must be a NumPy array of str (one per token), got {short_repr(classes)}")
         if classes.shape != (V,):
             raise ValueError(f"classes must have shape ({V},), one per token of vocab, got {classes.shape}")
+        object.__setattr__(self, "classes", read_only_view(classes))
         if issubclass(type(self.seed), (bool, np.bool_)) or not is_a(self.seed, numbers.Integral):
             raise TypeError(f"seed must be a non-negative int, got {short_repr(self.seed)}")
         object.__setattr__(self, "seed", exact_int(self.seed, "seed"))
@@ -144,12 +146,15 @@ class Corpus:
                     f"{split} must hold at most {MAX_SENTENCES:,} sentences, got {tuple.__len__(sentences):,}"
                 )
             sentences = tuple(plain_items(sentences, split, "a tuple of 1-D int arrays"))
-            object.__setattr__(self, split, sentences)  # kept as the plain tuple it holds
             for i, s in enumerate(sentences):
                 if type(s) is not np.ndarray or s.ndim != 1 or s.dtype.kind not in "iu":
                     raise TypeError(f"{split}[{i}] must be a 1-D int NumPy array, got {short_repr(s)}")
                 if len(s) < 2 or s[0] != 0:
                     raise ValueError(f"{split}[{i}] must start with <s> (id 0) and hold at least two tokens")
+            # kept as the plain tuple it holds, of views that cannot be written: an id edited after the
+            # check would reach counts() and training unchecked
+            sentences = tuple(read_only_view(s) for s in sentences)
+            object.__setattr__(self, split, sentences)
             if sentences:
                 check_nbytes((sum(len(s) for s in sentences),), np.intp, split)  # every token, once
                 lo = min(int(s.min()) for s in sentences)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fractions
 import math
 import numbers
 from typing import Any
@@ -58,12 +59,32 @@ def dot(a: Any, b: Any) -> float:
         # picks its kernel by CPU, and the last bits of a sum that cancels, as D's orthogonal case does, differ)
         a, b = a.astype(w, copy=False), b.astype(w, copy=False)
         out = float(np.add.reduce(np.multiply(a, b)))
-        if not np.isfinite(out):  # products past the float range may still cancel: sum them scaled down
-            sa, sb = np.abs(a).max(), np.abs(b).max()
-            out = float(np.add.reduce(np.multiply(a / sa, b / sb)) * sa * sb)  # sa * sb alone may overflow
+    if not np.isfinite(out):  # products past the float range may still cancel
+        out = _dot_by_exponent(a, b)
     if not np.isfinite(out):
         raise ValueError("a and b have a dot product too large for a float (it overflows to inf); scale them down")
     return out
+
+
+def _dot_by_exponent(a: np.ndarray, b: np.ndarray) -> float:
+    """The dot product of vectors whose products pass the float range, which may cancel: each product
+    split as mantissa times a power of 2, the mantissas summed exactly (``math.fsum``) in bands of
+    2**1000, the bands' sums added as exact fractions and rounded once. A global scale would flush the
+    small products to zero: [1e200, -1e200, 1] . [1e200, 1e200, 1] is 1, not 0."""
+    ma, ea = np.frexp(a)
+    mb, eb = np.frexp(b)
+    m = np.multiply(ma, mb).astype(np.float64)  # in [1/4, 1): rounded as the product itself is
+    e = ea.astype(np.int64) + eb
+    band = e // 1000
+    total = fractions.Fraction(0)
+    for k in np.unique(band[m != 0]).tolist():
+        inside = band == k
+        part = math.fsum(np.ldexp(m[inside], (e[inside] - 1000 * k).astype(np.int32)).tolist())  # each in [1/4, 2**999)
+        total += fractions.Fraction(part) * fractions.Fraction(2) ** (1000 * k)
+    try:
+        return float(total)
+    except OverflowError:  # the sum itself is past the float range
+        return math.inf
 
 
 def cosine(a: Any, b: Any) -> float:

@@ -510,6 +510,17 @@ class _Question:
             _check_page_text(unit, "unit")
         self._widget: Any = None
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # a field, once set, stays as checked: the grader, the page's grader and the views are made from it
+        if not name.startswith("_") and (name in self.__dict__ or hasattr(type(self), name)):
+            raise AttributeError(f"{type(self).__name__}.{name} is read-only; make a new {type(self).__name__} instead")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if not name.startswith("_"):
+            raise AttributeError(f"{type(self).__name__}.{name} is read-only; make a new {type(self).__name__} instead")
+        object.__delattr__(self, name)
+
     # -- grading (the live view calls this; the static page runs _GRADE_JS) ---------------------
     @property
     def is_choice(self) -> bool:

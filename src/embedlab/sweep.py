@@ -473,32 +473,60 @@ def _loss(v: Any) -> bool:
     return issubclass(type(v), (int, float)) and not issubclass(type(v), bool) and 0 <= v <= MAX_LOSS
 
 
-@dataclass
 class Sweep:
     """The records of a sweep, with the protocol's choices and comparisons.
 
-    Attributes
+    Parameters
     ----------
     spec : SweepSpec
     records : list of dict
         One per point, as :func:`run_point` returns them, in ``spec.points()`` order.
     meta : dict
         Versions and timing recorded by ``make experiments``.
+
+    The sweep keeps its own copy of what it checked: :attr:`spec`, :attr:`records` and :attr:`meta`
+    are read-only, and ``records``, ``meta``, :meth:`runs` and :meth:`chosen` give fresh copies, so an
+    edit to what they return never reaches the sweep's answers.
     """
 
-    spec: SweepSpec
-    records: list[dict[str, Any]]
-    meta: dict[str, Any]
+    def __init__(self, spec: SweepSpec, records: list[dict[str, Any]], meta: dict[str, Any]) -> None:
+        self._spec, self._records, self._meta = spec, records, meta
+        self._check()
+        self._records = [_json_copy(r) for r in records]
+        self._meta = _json_copy(meta)
+        self._index = {tuple(r[f] for f in Point._fields): r for r in self._records}
 
-    def __post_init__(self) -> None:
-        if not issubclass(type(self.spec), SweepSpec):
-            raise TypeError(f"spec must be a SweepSpec, got {type_name(self.spec)}")
+    @property
+    def spec(self) -> SweepSpec:
+        """The grid and protocol of the sweep."""
+        return self._spec
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        """One record per point, in ``spec.points()`` order (a copy)."""
+        return [_json_copy(r) for r in self._records]
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        """Versions and timing recorded by ``make experiments`` (a copy)."""
+        return _json_copy(self._meta)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return (self._spec, self._records, self._meta) == (other._spec, other._records, other._meta)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _check(self) -> None:
+        if not issubclass(type(self._spec), SweepSpec):
+            raise TypeError(f"spec must be a SweepSpec, got {type_name(self._spec)}")
         # plain lists and dicts: a subclass's own iterator, items or __getitem__ never runs
-        if type(self.records) is not list or not all(type(r) is dict for r in self.records):
+        if type(self._records) is not list or not all(type(r) is dict for r in self._records):
             raise TypeError("records must be a list of dicts, one per point (see run_point)")
-        if type(self.meta) is not dict:
-            raise TypeError(f"meta must be a dict, got {type_name(self.meta)}")
-        odd = _plain_json(self.meta)
+        if type(self._meta) is not dict:
+            raise TypeError(f"meta must be a dict, got {type_name(self._meta)}")
+        odd = _plain_json(self._meta)
         if odd == "type":
             raise TypeError(
                 "meta must hold plain JSON values only: dicts with plain str keys, lists, str and finite numbers"
@@ -508,14 +536,14 @@ class Sweep:
                 f"meta must hold plain JSON values at most 20 deep, {MAX_META_NODES:,} values in all and ints "
                 "below 2**63 in size (a list that holds itself has no end)"
             )
-        for i, r in enumerate(self.records):
+        for i, r in enumerate(self._records):
             odd = next((k for k in r if type(k) is not str), None)
             if odd is not None:  # plain str keys: a subclass's own ==, hash or repr never runs
                 raise TypeError(f"records must have plain str keys; record {i} has the key {_describe(odd)}")
-        missing = [(i, key) for i, r in enumerate(self.records) for key in RECORD_KEYS if key not in r]
+        missing = [(i, key) for i, r in enumerate(self._records) for key in RECORD_KEYS if key not in r]
         if missing:
             raise ValueError(f"records must hold the keys of run_point; record {missing[0][0]} lacks {missing[0][1]!r}")
-        for i, r in enumerate(self.records):  # what run_point adds beyond the keys read here: plain JSON too
+        for i, r in enumerate(self._records):  # what run_point adds beyond the keys read here: plain JSON too
             extra = {k: v for k, v in r.items() if k not in RECORD_KEYS}
             odd = _plain_json(extra)
             if odd:
@@ -524,7 +552,7 @@ class Sweep:
                     "values each); "
                     f"record {i} holds {'another type' if odd == 'type' else 'more'} beside its keys"
                 )
-        for i, r in enumerate(self.records):  # plain values: a subclass's own == or <= never runs below
+        for i, r in enumerate(self._records):  # plain values: a subclass's own == or <= never runs below
             for key in RECORD_KEYS:
                 v = r[key]
                 items = v if type(v) is list else [v]
@@ -534,14 +562,14 @@ class Sweep:
                         f"records must hold plain numbers, bools and str (a list for valid_curve); "
                         f"record {i}'s {key} holds {_describe(odd if odd is not None else v)}"
                     )
-        keys = [tuple(r[f] for f in Point._fields) for r in self.records]
-        expected = [tuple(p) for p in self.spec.points()]
+        keys = [tuple(r[f] for f in Point._fields) for r in self._records]
+        expected = [tuple(p) for p in self._spec.points()]
         # each field of its own type too: 1 is not True, nor 0.0 the draw 0
         if keys != expected or any(
             type(a) is not type(b) for k, e in zip(keys, expected, strict=True) for a, b in zip(k, e, strict=True)
         ):
             raise ValueError("records must hold one record per point of spec, in spec.points() order")
-        for i, r in enumerate(self.records):
+        for i, r in enumerate(self._records):
             losses = [r[k] for k in ("best_valid", "best_test")]
             curve = r["valid_curve"]
             step = r["best_step"]
@@ -550,63 +578,69 @@ class Sweep:
                     f"records must hold losses in [0, {MAX_LOSS:g}] nats and a non-empty validation curve; "
                     f"record {i} does not"
                 )
-            if issubclass(type(step), bool) or not issubclass(type(step), int) or not 0 <= step <= self.spec.max_steps:
+            if issubclass(type(step), bool) or not issubclass(type(step), int) or not 0 <= step <= self._spec.max_steps:
                 raise ValueError(f"records must hold a best_step in [0, max_steps]; record {i} has {short_repr(step)}")
             if not issubclass(type(r["capped"]), bool):
                 raise ValueError(f"records must hold capped as true or false; record {i} has {short_repr(r['capped'])}")
-        self._index = {k: r for k, r in zip(keys, self.records, strict=True)}
 
     def __repr__(self) -> str:
-        return f"Sweep({self.spec!r}, {len(self.records):,} records, meta keys {short_repr(sorted(self.meta), 200)})"
+        return f"Sweep({self._spec!r}, {len(self._records):,} records, meta keys {short_repr(sorted(self._meta), 200)})"
 
     def _check_cell(self, n_train: Any, d: Any, hidden: Any) -> tuple[int, int, bool]:
         """The spec's own (n_train, d, hidden) that the arguments name, refused by name if not listed."""
-        listed_n = _listed(n_train, self.spec.data_sizes, "n_train")
+        listed_n = _listed(n_train, self._spec.data_sizes, "n_train")
         if listed_n is None:
             raise ValueError(
-                f"n_train must be one of {short_repr(self.spec.data_sizes, 200)}, got {short_repr(n_train)}"
+                f"n_train must be one of {short_repr(self._spec.data_sizes, 200)}, got {short_repr(n_train)}"
             )
-        listed_d = _listed(d, self.spec.widths, "d")
+        listed_d = _listed(d, self._spec.widths, "d")
         if listed_d is None:
-            raise ValueError(f"d must be one of {short_repr(self.spec.widths, 200)}, got {short_repr(d)}")
-        if type(hidden) is not bool or hidden not in self.spec.hidden:
-            raise ValueError(f"hidden must be one of {self.spec.hidden}, got {short_repr(hidden)}")
+            raise ValueError(f"d must be one of {short_repr(self._spec.widths, 200)}, got {short_repr(d)}")
+        if type(hidden) is not bool or hidden not in self._spec.hidden:
+            raise ValueError(f"hidden must be one of {self._spec.hidden}, got {short_repr(hidden)}")
         return listed_n, listed_d, hidden
 
     def runs(self, draw: int, n_train: int, d: int, hidden: bool, config: str, lr: float) -> list[dict[str, Any]]:
-        """The records of one configuration at one learning rate, one per seed."""
+        """The records of one configuration at one learning rate, one per seed (copies)."""
+        return [_json_copy(r) for r in self._runs(draw, n_train, d, hidden, config, lr)]
+
+    def _runs(self, draw: int, n_train: int, d: int, hidden: bool, config: str, lr: float) -> list[dict[str, Any]]:
         n_train, d, hidden = self._check_cell(n_train, d, hidden)
         config = _config(config, "config", CONFIGS)
-        listed_draw = _listed(draw, self.spec.draws, "draw")
+        listed_draw = _listed(draw, self._spec.draws, "draw")
         if listed_draw is None:
-            raise ValueError(f"draw must be one of {short_repr(self.spec.draws, 200)}, got {short_repr(draw)}")
-        listed_lr = _listed(lr, self.spec.lrs, "lr")
+            raise ValueError(f"draw must be one of {short_repr(self._spec.draws, 200)}, got {short_repr(draw)}")
+        listed_lr = _listed(lr, self._spec.lrs, "lr")
         if listed_lr is None:
-            raise ValueError(f"lr must be one of {short_repr(self.spec.lrs, 200)}, got {short_repr(lr)}")
+            raise ValueError(f"lr must be one of {short_repr(self._spec.lrs, 200)}, got {short_repr(lr)}")
         # the spec's own values as keys: a float32 0.00125 equals the listed lr but hashes as its exact value
         key = (listed_draw, n_train, d, hidden, config, listed_lr)
-        return [self._index[(*key, s)] for s in self.spec.seeds]
+        return [self._index[(*key, s)] for s in self._spec.seeds]
 
     def chosen_lr(self, draw: int, n_train: int, d: int, hidden: bool, config: str) -> float:
         """The learning rate with the lowest mean best validation loss over seeds (ties: the smaller)."""
         means = [
-            np.mean([r["best_valid"] for r in self.runs(draw, n_train, d, hidden, config, lr)]) for lr in self.spec.lrs
+            np.mean([r["best_valid"] for r in self._runs(draw, n_train, d, hidden, config, lr)])
+            for lr in self._spec.lrs
         ]
-        return sorted(zip(means, self.spec.lrs, strict=True))[0][1]
+        return sorted(zip(means, self._spec.lrs, strict=True))[0][1]
 
     def chosen(self, n_train: int, d: int, hidden: bool, config: str) -> list[dict[str, Any]]:
-        """The reported runs of a configuration: each draw at its chosen lr, one per (draw, seed)."""
+        """The reported runs of a configuration: each draw at its chosen lr, one per (draw, seed) (copies)."""
+        return [_json_copy(r) for r in self._chosen(n_train, d, hidden, config)]
+
+    def _chosen(self, n_train: int, d: int, hidden: bool, config: str) -> list[dict[str, Any]]:
         n_train, d, hidden = self._check_cell(n_train, d, hidden)
         config = _config(config, "config", CONFIGS)
         return [
             r
-            for draw in self.spec.draws
-            for r in self.runs(draw, n_train, d, hidden, config, self.chosen_lr(draw, n_train, d, hidden, config))
+            for draw in self._spec.draws
+            for r in self._runs(draw, n_train, d, hidden, config, self.chosen_lr(draw, n_train, d, hidden, config))
         ]
 
     def test_loss(self, n_train: int, d: int, hidden: bool, config: str) -> tuple[float, float, float]:
         """Mean test loss (nats) of the reported runs, with its 95 % t interval."""
-        return t_interval([r["best_test"] for r in self.chosen(n_train, d, hidden, config)])
+        return t_interval([r["best_test"] for r in self._chosen(n_train, d, hidden, config)])
 
     def gap(self, n_train: int, d: int, hidden: bool, other: str = "untied") -> dict[str, Any]:
         """Test loss of tied minus ``other``, paired by (draw, seed): negative means tying is better.
@@ -618,11 +652,11 @@ class Sweep:
             (the mean difference in each corpus draw) and ``values``.
         """
         other = _config(other, "other", CONFIGS[1:])
-        tied = self.chosen(n_train, d, hidden, "tied")
-        them = self.chosen(n_train, d, hidden, other)
+        tied = self._chosen(n_train, d, hidden, "tied")
+        them = self._chosen(n_train, d, hidden, other)
         values = np.array([a["best_test"] - b["best_test"] for a, b in zip(tied, them, strict=True)])
         mean, low, high = t_interval(values)
-        per_draw = values.reshape(len(self.spec.draws), len(self.spec.seeds)).mean(axis=1)
+        per_draw = values.reshape(len(self._spec.draws), len(self._spec.seeds)).mean(axis=1)
         return {"mean": mean, "low": low, "high": high, "per_draw": per_draw.tolist(), "values": values}
 
     def verdict(self, n_train: int, d: int, hidden: bool, other: str = "untied") -> str:
@@ -636,23 +670,23 @@ class Sweep:
         Runs stop at different steps; each step's mean is over the runs still training, and the
         curve ends where fewer than half of them are.
         """
-        curves = [np.asarray(r["valid_curve"]) for r in self.chosen(n_train, d, hidden, config)]
+        curves = [np.asarray(r["valid_curve"]) for r in self._chosen(n_train, d, hidden, config)]
         length = sorted((len(c) for c in curves), reverse=True)[(len(curves) - 1) // 2]
         mean = np.array([np.mean([c[i] for c in curves if len(c) > i]) for i in range(length)])
-        return np.arange(length) * self.spec.eval_every, mean
+        return np.arange(length) * self._spec.eval_every, mean
 
     def cells(self) -> list[tuple[int, int, bool]]:
         """Every (n_train, d, hidden) of the sweep, hidden layer first, then by width and data size."""
-        return [(n, d, h) for h in self.spec.hidden for d in self.spec.widths for n in self.spec.data_sizes]
+        return [(n, d, h) for h in self._spec.hidden for d in self._spec.widths for n in self._spec.data_sizes]
 
     def capped(self) -> int:
         """How many reported runs reached ``max_steps`` still improving (0 means early stopping always decided)."""
-        return sum(r["capped"] for c in self.cells() for cfg in CONFIGS for r in self.chosen(*c, cfg))
+        return sum(r["capped"] for c in self.cells() for cfg in CONFIGS for r in self._chosen(*c, cfg))
 
     def save(self, path: Any) -> None:
         """Write the sweep as JSON (floats round-trip exactly)."""
         target = check_path(path, "path")
-        data = {"spec": self.spec.to_dict(), "meta": self.meta, "records": self.records}
+        data = {"spec": self._spec.to_dict(), "meta": self._meta, "records": self._records}
         try:
             text = json.dumps(data, indent=0, sort_keys=True, allow_nan=False)
         except (TypeError, ValueError, RecursionError) as exc:
@@ -725,6 +759,15 @@ MAX_SECONDS = 365 * 24 * 3600
 
 #: Most values (dicts, lists, keys and leaves, counted each time they are reached) a sweep's meta may hold.
 MAX_META_NODES = 100_000
+
+
+def _json_copy(x: Any) -> Any:
+    """A copy of plain JSON data (dicts and lists copied, at most 20 deep as checked; leaves are immutable)."""
+    if type(x) is dict:
+        return {k: _json_copy(v) for k, v in x.items()}
+    if type(x) is list:
+        return [_json_copy(v) for v in x]
+    return x
 
 
 def _plain_json(x: Any) -> str:

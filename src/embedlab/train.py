@@ -696,7 +696,7 @@ class _Run:
         return self._guarded(_eval_loss, params, *self.test_windows)
 
 
-@dataclass
+@dataclass(frozen=True)
 class TrainResult:
     """What :func:`train` records.
 
@@ -879,7 +879,7 @@ def train(
     )
 
 
-@dataclass
+@dataclass(frozen=True)
 class FitResult:
     """What :func:`fit` records: one run, stopped early at its best validation loss.
 
@@ -1071,6 +1071,10 @@ class CompareResult:
 
     def curves(self, name: str, which: str = "valid") -> np.ndarray:
         """Loss at each checkpoint of each seed, ``(n_seeds, c)``; ``which`` is ``"valid"`` or ``"train"``."""
+        self._checked()
+        return self._curves(name, which)
+
+    def _curves(self, name: str, which: str) -> np.ndarray:
         which = check_choice(which, "which", ("valid", "train"))
         runs = self._runs(name)
         check_nbytes((2, len(runs), len(runs[0].checkpoint_steps)), np.float64, "res")  # stacked, then in float64
@@ -1079,9 +1083,10 @@ class CompareResult:
     def summary(self) -> dict[str, dict[str, float]]:
         """Per configuration: width, parameters, and mean and standard deviation over seeds (``ddof=1``)
         of the final and the best (lowest over checkpoints) validation loss, and of the final training loss."""
+        self._checked()
         out = {}
         for name, cfg in self.configs.items():
-            valid, train_ = self.curves(name, "valid"), self.curves(name, "train")
+            valid, train_ = self._curves(name, "valid"), self._curves(name, "train")
             ddof = 1 if len(self.seeds) > 1 else 0
             out[name] = {
                 "d": cfg["d"],
@@ -1100,6 +1105,7 @@ class CompareResult:
 
         ``ids`` defaults to the tokens no training context reads (:meth:`Corpus.never_read`).
         """
+        self._checked()
         given = ids is not None
         ids = check_ids(ids, self.corpus.vocab_size).reshape(-1) if given else self.corpus.never_read()
         d = max(1, self.configs[self._name(name)]["d"])
@@ -1126,6 +1132,7 @@ class CompareResult:
             ``"tied E"``, ``"untied E (input)"`` and ``"untied W (output)"``, each an array
             ``(n_seeds, 2)`` of (within a class, between classes).
         """
+        self._checked()
         self._tied_and_untied()
         V = self.corpus.vocab_size
         given = ids is not None
@@ -1163,6 +1170,17 @@ class CompareResult:
         return self.runs[self._name(name)]
 
     def __post_init__(self) -> None:
+        self._check()
+
+    def _checked(self) -> CompareResult:
+        """The result, checked again: its fields (and its runs' arrays) can be changed after it was made."""
+        try:
+            self._check()
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"res must hold a result as compare makes it, unchanged since: {exc}") from None
+        return self
+
+    def _check(self) -> None:
         if not issubclass(type(self.corpus), Corpus):
             raise TypeError(f"corpus must be an embedlab.corpus.Corpus, got {type_name(self.corpus)}")
         if type(self.seeds) is not tuple or not self.seeds:  # a plain tuple: a subclass's own iterator never runs

@@ -103,7 +103,7 @@ def _check_names(res: CompareResult, names: Any) -> list[str]:
 def _check_result(res: Any) -> CompareResult:
     if not issubclass(type(res), CompareResult):
         raise TypeError(f"res must be a CompareResult (see embedlab.compare), got {type_name(res)}")
-    return res
+    return res._checked()  # checked again: its fields and arrays can be changed after it was made
 
 
 def loss_curves(
@@ -399,10 +399,7 @@ AGAINST = {"untied": "same width", "untied, same params": "same parameter count"
 def _check_sweep(sweep: Any) -> Sweep:
     if not issubclass(type(sweep), Sweep):
         raise TypeError(f"sweep must be an embedlab.sweep.Sweep (see load_results), got {type_name(sweep)}")
-    try:  # checked again, as a new Sweep: its spec and records can be changed after it was made
-        return Sweep(sweep.spec, sweep.records, sweep.meta)
-    except (TypeError, ValueError) as exc:
-        raise type(exc)(f"sweep must hold a sweep as load_results gives it: {exc}") from None
+    return sweep  # checked when it was made, and read-only since
 
 
 def gap_plot(sweep: Sweep, axes: Any = None) -> dict[tuple[str, bool, int], Any]:

@@ -583,33 +583,55 @@ class BandedPNG:
         if background.shape[0] * background.shape[1] > MAX_PIXELS:
             raise ValueError(f"background must hold at most {MAX_PIXELS:,} pixels, got {background.shape[:2]}")
         band = check_size(band, "band")
-        self.background = np.array(background, dtype=np.uint8, copy=True, order="C")  # (h, w, 4) RGBA, kept
-        self.h, self.w = self.background.shape[:2]
-        self._bg32 = self.background.view(np.uint32)[..., 0]  # (h, w): one number per pixel
-        self.bands = [(y, min(y + band, self.h)) for y in range(0, self.h, band)]
-        self._cached = [self._segment(self.background[a:b]) for a, b in self.bands]
+        kept = np.array(background, dtype=np.uint8, copy=True, order="C")  # (h, w, 4) RGBA, its own copy
+        kept.flags.writeable = False  # the cached segments below are of these pixels
+        self._background = kept
+        self._h, self._w = kept.shape[:2]
+        self._bg32 = kept.view(np.uint32)[..., 0]  # (h, w): one number per pixel
+        self._bands = tuple((y, min(y + band, self._h)) for y in range(0, self._h, band))
+        self._cached = [self._segment(kept[a:b]) for a, b in self._bands]
         ihdr = struct.pack(">IIBBBBB", self.w, self.h, 8, 6, 0, 0, 0)  # 8-bit RGBA
         self._head = b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", ihdr)
         self._tail = _png_chunk(b"IEND", b"")
 
+    @property
+    def background(self) -> np.ndarray:
+        """The background, ``(h, w, 4)`` RGBA, read-only (the encoder's cached bands are of it)."""
+        return self._background
+
+    @property
+    def bands(self) -> tuple[tuple[int, int], ...]:
+        """The rows ``(start, stop)`` of each band."""
+        return self._bands
+
+    @property
+    def h(self) -> int:
+        """Height in pixels."""
+        return self._h
+
+    @property
+    def w(self) -> int:
+        """Width in pixels."""
+        return self._w
+
     def _segment(self, rows: np.ndarray) -> tuple[bytes, int, int]:
         n = rows.shape[0]
-        raw = np.empty((n, self.w * 4 + 1), np.uint8)  # each row: filter byte 0 (none), then RGBA
+        raw = np.empty((n, self._w * 4 + 1), np.uint8)  # each row: filter byte 0 (none), then RGBA
         raw[:, 0] = 0
-        raw[:, 1:] = rows.reshape(n, self.w * 4)  # a plain copy: dropping alpha would cost more than it saves
+        raw[:, 1:] = rows.reshape(n, self._w * 4)  # a plain copy: dropping alpha would cost more than it saves
         c = zlib.compressobj(1, zlib.DEFLATED, -15)  # raw deflate, fastest level
         return c.compress(raw) + c.flush(zlib.Z_FULL_FLUSH), zlib.adler32(raw), raw.size
 
     def encode(self, rgba: np.ndarray) -> bytes:
         """PNG of ``rgba`` (same shape as the background), compressing only the bands that differ."""
         _check_rgba(rgba, "rgba")
-        if rgba.shape != self.background.shape:
-            raise ValueError(f"rgba must have the background's shape {self.background.shape}, got {rgba.shape}")
+        if rgba.shape != self._background.shape:
+            raise ValueError(f"rgba must have the background's shape {self._background.shape}, got {rgba.shape}")
         rgba = np.ascontiguousarray(rgba)
         dirty_rows = (rgba.view(np.uint32)[..., 0] != self._bg32).any(axis=1)  # (h,)
-        dirty = np.logical_or.reduceat(dirty_rows, [a for a, _ in self.bands])  # (bands,)
+        dirty = np.logical_or.reduceat(dirty_rows, [a for a, _ in self._bands])  # (bands,)
         parts, adler = [b"\x78\x01"], 1  # zlib header: deflate, 32 KiB window, fastest
-        for (a, b), cached, changed in zip(self.bands, self._cached, dirty, strict=True):
+        for (a, b), cached, changed in zip(self._bands, self._cached, dirty, strict=True):
             data, band_adler, length = self._segment(rgba[a:b]) if changed else cached
             parts.append(data)
             adler = _adler32_combine(adler, band_adler, length)
@@ -872,14 +894,14 @@ class Explorer:
                 raise TypeError(f"setup must return matplotlib artists as its second item, got {_describe(artist)}")
         for artist in self._dynamic:
             artist.set_animated(True)  # left out of the background, drawn on top at each update
-        self.values = {c.name: c.value for c in self.controls}
+        self._values = {c.name: c.value for c in self.controls}
         self._background: Any = None
         self._encoder: BandedPNG | None = None
         self._frames: list[tuple[bytes, str]] | None = None
         self._layers: dict[int, tuple[bytes, str]] = {}  # a fetched view's frames drawn so far (the latest kept)
         self._layer_encoder: BandedPNG | None = None
         self._widget: Any = None
-        self.readout = self.update()
+        self._readout = self.update()
 
     # -- the maths-free core, testable without a browser ------------------------------------
     def update(self, **changes: Any) -> str:
@@ -890,20 +912,20 @@ class Explorer:
         """
         values, moved = self._snapped(changes)
         readout = self._render(values)
-        self.values, self.readout = values, readout
+        self._values, self._readout = values, readout
         if self._widget is not None:  # shown: its sliders move too, and a fetched view gets the new frame
             self._move_sliders(moved)
             k = self._index(values)
             if not self.framed and k not in self._sent:  # the artists are at values already
                 self._send_layer(k, readout)
-        return self.readout
+        return self._readout
 
     def _snapped(self, changes: dict[str, Any]) -> tuple[dict[str, Any], set[str]]:
         """The values after ``changes`` (each snapped to its control's list) and the names of the controls moved.
 
         Every change is checked before any is kept: a refused call leaves values, readout and figure as they were.
         """
-        values, moved = dict(self.values), set()
+        values, moved = dict(self._values), set()
         for name, value in changes.items():
             c = self._control(name)
             values[c.name] = c.snap(value)
@@ -940,7 +962,7 @@ class Explorer:
         try:
             for c, slider in zip(self.controls, self._sliders, strict=True):
                 if c.name in names:
-                    slider.index = c._position(self.values[c.name])
+                    slider.index = c._position(self._values[c.name])
         finally:
             self._syncing = False
 
@@ -1000,7 +1022,7 @@ class Explorer:
                 self._fig.set_size_inches(size, forward=False)
                 self._fig.set_dpi(dpi)
                 drawn = True
-            self._update(**self.values)
+            self._update(**self._values)
             if drawn:
                 self._draw()
         except Exception:  # the first failure is the one reported
@@ -1008,7 +1030,7 @@ class Explorer:
 
     def _redraw(self) -> None:
         """The kept figure drawn at :attr:`values`; :attr:`readout` stays the one noted with them."""
-        self._update(**self.values)
+        self._update(**self._values)
         self._check_drawable()
         self._draw()
 
@@ -1032,7 +1054,7 @@ class Explorer:
         would only take CPU from the browser painting it. :attr:`fig`, :meth:`png` and the next
         :meth:`update` draw it when it is read.
         """
-        values = dict(self.values)
+        values = dict(self._values)
         values[c.name] = value  # one of c's own values: the slider's position
         k = self._index(values)
         if self.framed:
@@ -1046,7 +1068,7 @@ class Explorer:
                 self._moved_at = asyncio.get_running_loop().time()
             except RuntimeError:  # outside a kernel's event loop: nothing is drawn ahead
                 pass
-        self.values, self.readout, self._stale = values, text, True
+        self._values, self._readout, self._stale = values, text, True
 
     def _control(self, name: str) -> Control:
         name = plain_str(name)  # compared as the text it holds
@@ -1085,7 +1107,7 @@ class Explorer:
         t0 = time.perf_counter()
         text = self._frames[k][1] if self.framed else self._layer(k)[1]  # type: ignore[index]
         elapsed = time.perf_counter() - t0
-        self.values, self.readout, self._stale = values, text, True
+        self._values, self._readout, self._stale = values, text, True
         if self._widget is not None:  # shown: its sliders move too, and a fetched view gets the frame
             self._move_sliders(moved)
             if not self.framed and k not in self._sent:
@@ -1126,7 +1148,7 @@ class Explorer:
         for c in self.controls:
             slider = w.SelectionSlider(
                 options=list(zip(c._shown, c.values, strict=True)),  # no search per value: a long list is quick
-                index=c._position(self.values[c.name]),  # by its exact value, not by NumPy's == (which rounds)
+                index=c._position(self._values[c.name]),  # by its exact value, not by NumPy's == (which rounds)
                 equals=_same,  # ipywidgets finds a value by ==, which may round, fail, or call two values equal
                 description=c.label,
                 continuous_update=True,
@@ -1149,7 +1171,7 @@ class Explorer:
     def _framed_view(self, w: Any, sliders: list[Any], css_w: int) -> Any:
         """The figure and readout of a framed view (:class:`FramedView`), each position linked to its slider."""
         frames = self.frames()
-        positions = {f"p{i}": c._position(self.values[c.name]) for i, c in enumerate(self.controls)}
+        positions = {f"p{i}": c._position(self._values[c.name]) for i, c in enumerate(self.controls)}
         view = _framed_view_class()(
             frames=[frame for frame, _ in frames],
             texts=[text for _, text in frames],
@@ -1170,8 +1192,8 @@ class Explorer:
         kernel sends it. After each move the kernel draws ahead (:meth:`_draw_ahead`), one frame per
         turn of its event loop, so a key press or a drag mostly finds its frame already in the page.
         """
-        k = self._index(self.values)
-        layer, text = self._layer(k, None if self._stale else self.readout)  # not stale: the artists are at values
+        k = self._index(self._values)
+        layer, text = self._layer(k, None if self._stale else self._readout)  # not stale: the artists are at values
         self._sent: set[int] = {k}
         self._ahead = 0  # bumped by each move: the frames drawn ahead for an older position stop
         self._moved_at = -math.inf  # the event loop's time of the latest move the kernel heard of
@@ -1183,7 +1205,7 @@ class Explorer:
             background=self.background(),
             sizes=[len(c.values) for c in self.controls],
             css_width=css_w,
-            **{f"p{i}": c._position(self.values[c.name]) for i, c in enumerate(self.controls)},
+            **{f"p{i}": c._position(self._values[c.name]) for i, c in enumerate(self.controls)},
         )
         view.on_msg(self._on_view_msg)
         self._view = view
@@ -1342,7 +1364,7 @@ class Explorer:
         out = []
         try:  # each frame drawn at its values; the explorer's own values, readout and sliders never change
             for combo in itertools.product(*(c.static_values for c in self.controls)):
-                text = self._render({**self.values, **dict(zip((c.name for c in self.controls), combo, strict=True))})
+                text = self._render({**self._values, **dict(zip((c.name for c in self.controls), combo, strict=True))})
                 renderer.clear()  # transparent
                 for artist in self._dynamic:
                     self._fig.draw_artist(artist)
@@ -1351,6 +1373,16 @@ class Explorer:
             self._put_back(drawn=True)
         self._frames = out
         return list(out)
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """The value of each control, by name: a copy (move a control with :meth:`update`)."""
+        return dict(self._values)
+
+    @property
+    def readout(self) -> str:
+        """The sentence saying what the figure shows at :attr:`values`."""
+        return self._readout
 
     @property
     def title(self) -> str:
@@ -1369,7 +1401,7 @@ class Explorer:
         statics = [c.static_values for c in self.controls]
         # Start each control at the pre-rendered value nearest its current one.
         start = [
-            min(range(len(s)), key=lambda i, c=c, s=s: abs(c._position(s[i]) - c._position(self.values[c.name])))
+            min(range(len(s)), key=lambda i, c=c, s=s: abs(c._position(s[i]) - c._position(self._values[c.name])))
             for c, s in zip(self.controls, statics, strict=True)
         ]
         k0 = 0
