@@ -78,9 +78,9 @@ def warmup() -> Forecast:
     p = softmax(tied_logits(contexts, E))
     never = bool(np.array_equal(p[:, 1], p[:, 5]))
     choices = (  # the answer is not first: a reader should not find it by its place
-        "Yes: a context that points along one of them, but not the other",
+        "Yes: they are different tokens, so some context can favour one of them",
         "No: every context gives them equal probabilities",
-        "Yes: a long enough context, whose large logits magnify any difference",
+        "Yes, but only a context at an angle to their shared row",
     )
     return Forecast(
         "Two tokens share the same row of a tied E and the output layer has no bias. "
@@ -280,7 +280,7 @@ def bank() -> list[Exercise]:
     same_order = bool(np.argmax(draft) == np.argmax(truth))
     c3_choices = (
         "The order is wrong: another token should beat ran",
-        "They do not add up to 1, so the probabilities are too low",
+        "They do not add up to 1",
         "Nothing: rounding to two places explains it",
         "ran should get its logit, 0.51",
     )
@@ -298,9 +298,8 @@ def bank() -> list[Exercise]:
                 Slip(c3_choices[3], "A logit is not a probability: softmax turns logits into probabilities."),
             ],
             solution=f"The four add up to {draft.sum():.2f}, not 1; rounding four numbers to two places can move "
-            f"a sum by {rounding:.2f} at most, so this is a slip. The computed softmax is "
-            + ", ".join(f"{t} {v:.4f}" for t, v in zip(TOKENS, truth, strict=True))
-            + " (it sums to 1). The order of the tokens was right.",
+            f"a sum by {rounding:.2f} at most, so this is a slip: a softmax sums to 1 by construction. The order "
+            "of the tokens was right (ran first); C4 asks how far off the draft is.",
             title="C3 · Find the slip: what is wrong",
             cell="C",
             misconception="A softmax that does not sum to 1 can pass as rounding.",
@@ -336,26 +335,30 @@ def bank() -> list[Exercise]:
             title="C4 · Find the slip: how far",
             percent=True,
             cell="C",
-            misconception="A softmax that does not sum to 1 can pass as rounding.",
+            misconception=f"A draft rescaled to sum to 1 is the true softmax (here it is off by up to "
+            f"{np.abs(draft / draft.sum() - truth).max():.4f}; the exact values come from the logits).",
         )
     )
 
     # -- D: sign of alignment --------------------------------------------------------------------
-    zd = np.array([-5.0, -6.0, -7.0])
+    zd = np.array([-2.0, -3.0, -6.0])  # unequal gaps: not D's -3, -4, -5 shifted
     pd = softmax(zd)
+    zs = [f"{z:g}".replace("-", "−") for z in zd]
+    shifted = ", ".join(f"{z - zd[0]:g}".replace("-", "−") for z in zd)
     out.append(
         Exercise(
-            "Three tokens have logits −5, −6 and −7. Is the first token unlikely? Give its probability.",
+            f"Three tokens have logits {zs[0]}, {zs[1]} and {zs[2]}. Is the first token unlikely? "
+            "Give its probability.",
             float(pd[0]),
             abs_tol=0.005,
             fmt="{:.4f}",
             slips=[
-                Slip(float(math.exp(zd[0])), "That is e^−5 alone: softmax divides by the sum over all three."),
+                Slip(float(math.exp(zd[0])), f"That is e^{zs[0]} alone: softmax divides by the sum over all three."),
                 Slip(0.0, "A negative logit is not a zero or negative probability: only differences matter."),
-                Slip(1 / 3, "Equal probabilities need equal logits; these differ by 1 each."),
+                Slip(1 / 3, "Equal probabilities need equal logits; these differ."),
             ],
-            solution=f"Softmax depends only on differences between logits: −5, −6, −7 give the same "
-            f"probabilities as 0, −1, −2. P = {_vec(pd, 4)}, so the first token is the likeliest, "
+            solution=f"Softmax depends only on differences between logits: {', '.join(zs)} give the same "
+            f"probabilities as {shifted}. P = {_vec(pd, 4)}, so the first token is the likeliest, "
             f"P = {pd[0]:.4f}. Negative logits do not mean unlikely.",
             title="D1 · All logits negative",
             percent=True,

@@ -273,9 +273,9 @@ def grade_number(
 
     Examples
     --------
-    >>> grade_number("42%", 0.4237, abs_tol=0.005).status
+    >>> grade_number("42%", 0.4233, abs_tol=0.005).status
     'right'
-    >>> grade_number("0.95", 0.0237, abs_tol=0.002, slips=[Slip(0.95, "That is the draft's sum.")]).message
+    >>> grade_number("0.95", 0.0233, abs_tol=0.001, slips=[Slip(0.95, "That is the draft's sum.")]).message
     "That is the draft's sum."
     >>> grade_number("", 1.0, abs_tol=0.1).status, grade_number("abc", 1.0, abs_tol=0.1).status
     ('blank', 'nan')
