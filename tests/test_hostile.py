@@ -6299,4 +6299,90 @@ def test_hostile_pass_61_a_corpus_holds_its_sentences_read_only():
     np.testing.assert_array_equal(c.counts()[0], inputs)
     mine = np.array([0, 1, 2])
     hand = dataclasses.replace(c, train=(mine,))
-    assert mine.flags.writeable and np.shares_memory(hand.train[0], mine)  # the caller's array left as it was
+    assert mine.flags.writeable and hand.train[0].tolist() == [0, 1, 2]  # the caller's array left as it was
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 62 found
+def test_hostile_pass_62_dot_sums_products_past_the_float_range_exactly():
+    """The pass-61 fallback rounded each product to float64 before summing, so products that differ in their
+    last bits cancelled: 0.0 for an exact 2**936, and 0.0 for sums past the float range (a ValueError)."""
+    a, b = [2.0**520 * (1 + 2**-52), -(2.0**520) * (1 + 2**-51)], [2.0**520 * (1 + 2**-52), 2.0**520]
+    exact = sum(Fraction(x) * Fraction(y) for x, y in zip(a, b, strict=True))
+    assert exact == 2**936 and embedlab.dot(a, b) == 2.0**936
+    too_large = "a and b have a dot product too large for a float"
+    with pytest.raises(ValueError, match=too_large):
+        embedlab.dot([2.0**600 * (1 + 2**-52), -(2.0**600) * (1 + 2**-51)], [2.0**600 * (1 + 2**-52), 2.0**600])
+    L = np.longdouble
+    if np.finfo(L).nmant > 52:  # a longdouble wider than float64 (x86's 80-bit, or quad)
+        with pytest.raises(ValueError, match=too_large):
+            embedlab.dot(np.array([L(2) ** 8200 * (1 + L(2) ** -60), -(L(2) ** 8200)]), np.array([L(2) ** 8200] * 2))
+    rng = np.random.default_rng(62)
+    for _ in range(300):  # products past the range that nearly cancel, among small ones: exact, rounded once
+        n = int(rng.integers(2, 10))
+        x = rng.normal(size=n) * 10.0 ** rng.integers(-300, 300, size=n)
+        y = rng.normal(size=n) * 10.0 ** rng.integers(-300, 300, size=n)
+        x[0], y[0] = rng.normal() * 1e250, rng.normal() * 1e150
+        x[1], y[1] = -x[0] * (1 + int(rng.integers(-3, 4)) * 2**-52), y[0]
+        exact = sum(Fraction(float(p)) * Fraction(float(q)) for p, q in zip(x, y, strict=True))
+        if abs(exact) < 2**1023:
+            assert embedlab.dot(x, y) == float(exact)
+        else:
+            with pytest.raises(ValueError, match=too_large):
+                embedlab.dot(x, y)
+
+
+def test_hostile_pass_62_kept_arrays_cannot_be_made_writable_again():
+    """p.background.flags.writeable = True, then a write, made encode give the old pixels; a corpus's
+    sentences and classes likewise, and a caller's own array edited after the check reached counts(): the
+    arrays kept are copies over immutable bytes, whose flag NumPy refuses to set."""
+    p = embedlab.widgets.BandedPNG(np.zeros((16, 4, 4), np.uint8))
+    c = make_corpus(0, n_train=30, n_valid=20, n_test=20)
+    for kept in (p.background, c.train[0], c.valid[-1], c.test[3], c.classes):
+        with pytest.raises(ValueError, match="cannot set WRITEABLE flag"):
+            kept.flags.writeable = True
+    mine = np.array([0, 5, 7])
+    hand = dataclasses.replace(c, train=(mine,))
+    mine[1] = 10**5
+    assert hand.counts()[0].shape == (c.vocab_size,) and hand.train[0].tolist() == [0, 5, 7]
+
+
+def test_hostile_pass_62_a_refused_init_leaves_a_sweep_as_it_was():
+    """sw.__init__(sw.spec, [], {}) was refused but left records and meta empty while gap answered from the
+    old index (and with another spec, KeyError): a Sweep's state is replaced all at once or not at all."""
+    sw = embedlab.sweep.load_results()
+    other = dataclasses.replace(sw.spec, data_sizes=(100,), widths=(4,), hidden=(True,))
+    for args in ((sw.spec, [], {}), (other, sw.records, sw.meta)):
+        with pytest.raises(ValueError, match="records must hold"):
+            sw.__init__(*args)
+        assert sw == embedlab.sweep.load_results() and sw.gap(500, 8, True)["values"].size == 10
+
+
+@pytest.mark.parametrize(
+    ("value", "error"),
+    [
+        (np.array([]), ValueError),
+        (None, TypeError),
+        (np.zeros((2, 2)), ValueError),
+        (np.array([1.0, np.nan]), ValueError),
+    ],
+)
+def test_hostile_pass_62_final_valid_loss_names_the_field(value, error):
+    """final_valid_loss of a TrainResult made by dataclasses.replace with an empty valid_loss raised
+    IndexError; None or a 2-D array, TypeErrors naming nothing; NaN came back as nan."""
+    run = dataclasses.replace(_r61().runs["tied"][0], valid_loss=value)
+    with pytest.raises(error, match=r"^valid_loss must"):
+        _ = run.final_valid_loss
+
+
+def test_hostile_pass_62_quiz_objects_copy_and_pickle_after_their_view_is_made():
+    """copy.deepcopy(q) after q.widget() raised NotImplementedError (widgets cannot be copied) and pickle
+    AttributeError: a copy holds the question, not its live view, and makes its own."""
+    import pickle
+
+    for q in [exercises_mod.warmup(), *exercises_mod.bank()]:
+        q.widget()
+        for other in (copy.deepcopy(q), copy.copy(q), pickle.loads(pickle.dumps(q))):
+            assert other.to_html() == q.to_html()
+            right = q.answer if q.is_choice else q.answer_text.replace(" bytes", "")
+            assert other.grade(right).right
+        assert other.widget() is not q.widget()

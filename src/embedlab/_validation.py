@@ -435,12 +435,11 @@ def _not_masked(x: Any, name: str) -> None:
         )
 
 
-def read_only_view(a: np.ndarray) -> np.ndarray:
-    """A view of ``a`` that cannot be written (no copy; ``a`` itself is left writable): what an object keeps
-    of an array it has checked, so that a write through the object cannot undo the check."""
-    view = a.view()
-    view.flags.writeable = False
-    return view
+def frozen_copy(a: np.ndarray) -> np.ndarray:
+    """A C-contiguous copy of ``a`` over immutable bytes: no one can write it, nor make it writable again
+    (NumPy refuses the flag over a read-only buffer). What an object keeps of a small array it has checked,
+    so that no later write, through the object or through the caller's own array, can undo the check."""
+    return np.frombuffer(np.ascontiguousarray(a).tobytes(), dtype=a.dtype).reshape(a.shape)
 
 
 def range_len(x: range | list | tuple) -> int:

@@ -29,9 +29,9 @@ from ._validation import (
     check_size,
     exact_int,
     exact_real,
+    frozen_copy,
     is_a,
     plain_items,
-    read_only_view,
     short_repr,
     type_name,
 )
@@ -131,7 +131,7 @@ class Corpus:
             raise TypeError(f"classes must be a NumPy array of str (one per token), got {short_repr(classes)}")
         if classes.shape != (V,):
             raise ValueError(f"classes must have shape ({V},), one per token of vocab, got {classes.shape}")
-        object.__setattr__(self, "classes", read_only_view(classes))
+        object.__setattr__(self, "classes", frozen_copy(classes))
         if issubclass(type(self.seed), (bool, np.bool_)) or not is_a(self.seed, numbers.Integral):
             raise TypeError(f"seed must be a non-negative int, got {short_repr(self.seed)}")
         object.__setattr__(self, "seed", exact_int(self.seed, "seed"))
@@ -151,16 +151,17 @@ class Corpus:
                     raise TypeError(f"{split}[{i}] must be a 1-D int NumPy array, got {short_repr(s)}")
                 if len(s) < 2 or s[0] != 0:
                     raise ValueError(f"{split}[{i}] must start with <s> (id 0) and hold at least two tokens")
-            # kept as the plain tuple it holds, of views that cannot be written: an id edited after the
-            # check would reach counts() and training unchecked
-            sentences = tuple(read_only_view(s) for s in sentences)
-            object.__setattr__(self, split, sentences)
             if sentences:
                 check_nbytes((sum(len(s) for s in sentences),), np.intp, split)  # every token, once
                 lo = min(int(s.min()) for s in sentences)
                 hi = max(int(s.max()) for s in sentences)
                 if lo < 0 or hi >= V:
                     raise ValueError(f"{split} must hold token ids in [0, {V - 1}], got ids in [{lo}, {hi}]")
+                # the corpus's own copy, in one buffer no one can write: an id edited after the check
+                # (through the corpus or the caller's arrays) would reach counts() and training unchecked
+                tokens = frozen_copy(np.concatenate([s.astype(np.intp, copy=False) for s in sentences]))
+                sentences = tuple(np.split(tokens, np.cumsum([len(s) for s in sentences])[:-1]))
+            object.__setattr__(self, split, sentences)  # kept as the plain tuple it holds
 
     def counts(self, split: str = "train") -> tuple[np.ndarray, np.ndarray]:
         """How often each token is read and how often predicted in ``split``: ``(inputs (V,), targets (V,))``.

@@ -67,24 +67,57 @@ def dot(a: Any, b: Any) -> float:
 
 
 def _dot_by_exponent(a: np.ndarray, b: np.ndarray) -> float:
-    """The dot product of vectors whose products pass the float range, which may cancel: each product
-    split as mantissa times a power of 2, the mantissas summed exactly (``math.fsum``) in bands of
-    2**1000, the bands' sums added as exact fractions and rounded once. A global scale would flush the
-    small products to zero: [1e200, -1e200, 1] . [1e200, 1e200, 1] is 1, not 0."""
+    """The dot product of vectors whose products pass the float range, which may cancel, summed exactly
+    and rounded once. Each entry is split as mantissa times a power of 2 (the mantissa into float64 parts,
+    one for float64, more for a longdouble); each product of parts is an exact pair (Dekker's product);
+    the pairs are summed exactly in bands of 2**900 (``math.fsum`` repeated until nothing is left) and the
+    bands added as fractions. A global scale would flush the small products to zero, and products rounded
+    to float64 would cancel bits that do not: [1e200, -1e200, 1] . [1e200, 1e200, 1] is 1."""
     ma, ea = np.frexp(a)
     mb, eb = np.frexp(b)
-    m = np.multiply(ma, mb).astype(np.float64)  # in [1/4, 1): rounded as the product itself is
     e = ea.astype(np.int64) + eb
-    band = e // 1000
+    band = e // 900
+    shift = (e - 900 * band).astype(np.int32)  # each term below is under 2**900 in size, over 2**-400
+    terms = [np.ldexp(t, shift) for pa in _float64_parts(ma) for pb in _float64_parts(mb) for t in _two_product(pa, pb)]
     total = fractions.Fraction(0)
-    for k in np.unique(band[m != 0]).tolist():
+    for k in np.unique(band).tolist():
         inside = band == k
-        part = math.fsum(np.ldexp(m[inside], (e[inside] - 1000 * k).astype(np.int32)).tolist())  # each in [1/4, 2**999)
-        total += fractions.Fraction(part) * fractions.Fraction(2) ** (1000 * k)
+        rest = [x for t in terms for x in t[inside].tolist()]
+        for _ in range(64):  # each pass takes the remainder's leading 53 bits: a band spans some 1,400
+            s = math.fsum(rest)  # the exact sum of rest, correctly rounded
+            if s == 0.0:
+                break
+            total += fractions.Fraction(s) * fractions.Fraction(2) ** (900 * k)
+            rest.append(-s)
     try:
         return float(total)
     except OverflowError:  # the sum itself is past the float range
         return math.inf
+
+
+def _float64_parts(m: np.ndarray) -> list[np.ndarray]:
+    """Float64 arrays that add up to ``m`` exactly (one for float64; two for x86's longdouble)."""
+    parts, rest = [], m
+    while True:
+        part = rest.astype(np.float64)
+        parts.append(part)
+        rest = rest - part  # exact: what float64 could not hold
+        if not rest.any():
+            return parts
+
+
+def _two_product(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(p, err)`` with ``p + err == x * y`` exactly (Dekker), for entries of size at most 1."""
+    p = x * y
+    xh, xl = _halves(x)
+    yh, yl = _halves(y)
+    return p, ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
+
+
+def _halves(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    c = 134217729.0 * x  # 2**27 + 1: Veltkamp's split into two 26-bit halves
+    high = c - (c - x)
+    return high, x - high
 
 
 def cosine(a: Any, b: Any) -> float:

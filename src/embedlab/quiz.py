@@ -516,6 +516,11 @@ class _Question:
             raise AttributeError(f"{type(self).__name__}.{name} is read-only; make a new {type(self).__name__} instead")
         object.__setattr__(self, name, value)
 
+    def __getstate__(self) -> dict[str, Any]:
+        # a copy or a pickle holds the question, not its live view: widgets cannot be copied, and a copy
+        # shown makes a view of its own
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")} | {"_widget": None}
+
     def __delattr__(self, name: str) -> None:
         if not name.startswith("_"):
             raise AttributeError(f"{type(self).__name__}.{name} is read-only; make a new {type(self).__name__} instead")

@@ -490,11 +490,10 @@ class Sweep:
     """
 
     def __init__(self, spec: SweepSpec, records: list[dict[str, Any]], meta: dict[str, Any]) -> None:
-        self._spec, self._records, self._meta = spec, records, meta
-        self._check()
-        self._records = [_json_copy(r) for r in records]
-        self._meta = _json_copy(meta)
-        self._index = {tuple(r[f] for f in Point._fields): r for r in self._records}
+        _check_sweep(spec, records, meta)
+        records, meta = [_json_copy(r) for r in records], _json_copy(meta)
+        index = {tuple(r[f] for f in Point._fields): r for r in records}
+        self._spec, self._records, self._meta, self._index = spec, records, meta, index  # all or nothing
 
     @property
     def spec(self) -> SweepSpec:
@@ -517,71 +516,6 @@ class Sweep:
         return (self._spec, self._records, self._meta) == (other._spec, other._records, other._meta)
 
     __hash__ = None  # type: ignore[assignment]
-
-    def _check(self) -> None:
-        if not issubclass(type(self._spec), SweepSpec):
-            raise TypeError(f"spec must be a SweepSpec, got {type_name(self._spec)}")
-        # plain lists and dicts: a subclass's own iterator, items or __getitem__ never runs
-        if type(self._records) is not list or not all(type(r) is dict for r in self._records):
-            raise TypeError("records must be a list of dicts, one per point (see run_point)")
-        if type(self._meta) is not dict:
-            raise TypeError(f"meta must be a dict, got {type_name(self._meta)}")
-        odd = _plain_json(self._meta)
-        if odd == "type":
-            raise TypeError(
-                "meta must hold plain JSON values only: dicts with plain str keys, lists, str and finite numbers"
-            )
-        if odd == "size":
-            raise ValueError(
-                f"meta must hold plain JSON values at most 20 deep, {MAX_META_NODES:,} values in all and ints "
-                "below 2**63 in size (a list that holds itself has no end)"
-            )
-        for i, r in enumerate(self._records):
-            odd = next((k for k in r if type(k) is not str), None)
-            if odd is not None:  # plain str keys: a subclass's own ==, hash or repr never runs
-                raise TypeError(f"records must have plain str keys; record {i} has the key {_describe(odd)}")
-        missing = [(i, key) for i, r in enumerate(self._records) for key in RECORD_KEYS if key not in r]
-        if missing:
-            raise ValueError(f"records must hold the keys of run_point; record {missing[0][0]} lacks {missing[0][1]!r}")
-        for i, r in enumerate(self._records):  # what run_point adds beyond the keys read here: plain JSON too
-            extra = {k: v for k, v in r.items() if k not in RECORD_KEYS}
-            odd = _plain_json(extra)
-            if odd:
-                raise (TypeError if odd == "type" else ValueError)(
-                    f"records must hold plain JSON values (finite numbers; at most 20 deep and {MAX_META_NODES:,} "
-                    "values each); "
-                    f"record {i} holds {'another type' if odd == 'type' else 'more'} beside its keys"
-                )
-        for i, r in enumerate(self._records):  # plain values: a subclass's own == or <= never runs below
-            for key in RECORD_KEYS:
-                v = r[key]
-                items = v if type(v) is list else [v]
-                odd = next((x for x in items if not _is_one_of(type(x), (int, float, bool, str))), None)
-                if odd is not None or (key == "valid_curve" and type(v) is not list):
-                    raise TypeError(
-                        f"records must hold plain numbers, bools and str (a list for valid_curve); "
-                        f"record {i}'s {key} holds {_describe(odd if odd is not None else v)}"
-                    )
-        keys = [tuple(r[f] for f in Point._fields) for r in self._records]
-        expected = [tuple(p) for p in self._spec.points()]
-        # each field of its own type too: 1 is not True, nor 0.0 the draw 0
-        if keys != expected or any(
-            type(a) is not type(b) for k, e in zip(keys, expected, strict=True) for a, b in zip(k, e, strict=True)
-        ):
-            raise ValueError("records must hold one record per point of spec, in spec.points() order")
-        for i, r in enumerate(self._records):
-            losses = [r[k] for k in ("best_valid", "best_test")]
-            curve = r["valid_curve"]
-            step = r["best_step"]
-            if not (all(map(_loss, losses)) and issubclass(type(curve), list) and curve and all(map(_loss, curve))):
-                raise ValueError(
-                    f"records must hold losses in [0, {MAX_LOSS:g}] nats and a non-empty validation curve; "
-                    f"record {i} does not"
-                )
-            if issubclass(type(step), bool) or not issubclass(type(step), int) or not 0 <= step <= self._spec.max_steps:
-                raise ValueError(f"records must hold a best_step in [0, max_steps]; record {i} has {short_repr(step)}")
-            if not issubclass(type(r["capped"]), bool):
-                raise ValueError(f"records must hold capped as true or false; record {i} has {short_repr(r['capped'])}")
 
     def __repr__(self) -> str:
         return f"Sweep({self._spec!r}, {len(self._records):,} records, meta keys {short_repr(sorted(self._meta), 200)})"
@@ -702,6 +636,73 @@ class Sweep:
         except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
             reason = getattr(exc, "strerror", None) or str(exc)
             raise ValueError(f"path {short_repr(str(target))} cannot be written: {reason}") from None
+
+
+def _check_sweep(spec: Any, records: Any, meta: Any) -> None:
+    """Refuse, by the field at fault, a sweep that run_point and the spec could not have made."""
+    if not issubclass(type(spec), SweepSpec):
+        raise TypeError(f"spec must be a SweepSpec, got {type_name(spec)}")
+    # plain lists and dicts: a subclass's own iterator, items or __getitem__ never runs
+    if type(records) is not list or not all(type(r) is dict for r in records):
+        raise TypeError("records must be a list of dicts, one per point (see run_point)")
+    if type(meta) is not dict:
+        raise TypeError(f"meta must be a dict, got {type_name(meta)}")
+    odd = _plain_json(meta)
+    if odd == "type":
+        raise TypeError(
+            "meta must hold plain JSON values only: dicts with plain str keys, lists, str and finite numbers"
+        )
+    if odd == "size":
+        raise ValueError(
+            f"meta must hold plain JSON values at most 20 deep, {MAX_META_NODES:,} values in all and ints "
+            "below 2**63 in size (a list that holds itself has no end)"
+        )
+    for i, r in enumerate(records):
+        odd = next((k for k in r if type(k) is not str), None)
+        if odd is not None:  # plain str keys: a subclass's own ==, hash or repr never runs
+            raise TypeError(f"records must have plain str keys; record {i} has the key {_describe(odd)}")
+    missing = [(i, key) for i, r in enumerate(records) for key in RECORD_KEYS if key not in r]
+    if missing:
+        raise ValueError(f"records must hold the keys of run_point; record {missing[0][0]} lacks {missing[0][1]!r}")
+    for i, r in enumerate(records):  # what run_point adds beyond the keys read here: plain JSON too
+        extra = {k: v for k, v in r.items() if k not in RECORD_KEYS}
+        odd = _plain_json(extra)
+        if odd:
+            raise (TypeError if odd == "type" else ValueError)(
+                f"records must hold plain JSON values (finite numbers; at most 20 deep and {MAX_META_NODES:,} "
+                "values each); "
+                f"record {i} holds {'another type' if odd == 'type' else 'more'} beside its keys"
+            )
+    for i, r in enumerate(records):  # plain values: a subclass's own == or <= never runs below
+        for key in RECORD_KEYS:
+            v = r[key]
+            items = v if type(v) is list else [v]
+            odd = next((x for x in items if not _is_one_of(type(x), (int, float, bool, str))), None)
+            if odd is not None or (key == "valid_curve" and type(v) is not list):
+                raise TypeError(
+                    f"records must hold plain numbers, bools and str (a list for valid_curve); "
+                    f"record {i}'s {key} holds {_describe(odd if odd is not None else v)}"
+                )
+    keys = [tuple(r[f] for f in Point._fields) for r in records]
+    expected = [tuple(p) for p in spec.points()]
+    # each field of its own type too: 1 is not True, nor 0.0 the draw 0
+    if keys != expected or any(
+        type(a) is not type(b) for k, e in zip(keys, expected, strict=True) for a, b in zip(k, e, strict=True)
+    ):
+        raise ValueError("records must hold one record per point of spec, in spec.points() order")
+    for i, r in enumerate(records):
+        losses = [r[k] for k in ("best_valid", "best_test")]
+        curve = r["valid_curve"]
+        step = r["best_step"]
+        if not (all(map(_loss, losses)) and issubclass(type(curve), list) and curve and all(map(_loss, curve))):
+            raise ValueError(
+                f"records must hold losses in [0, {MAX_LOSS:g}] nats and a non-empty validation curve; "
+                f"record {i} does not"
+            )
+        if issubclass(type(step), bool) or not issubclass(type(step), int) or not 0 <= step <= spec.max_steps:
+            raise ValueError(f"records must hold a best_step in [0, max_steps]; record {i} has {short_repr(step)}")
+        if not issubclass(type(r["capped"]), bool):
+            raise ValueError(f"records must hold capped as true or false; record {i} has {short_repr(r['capped'])}")
 
 
 def run_sweep(

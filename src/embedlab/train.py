@@ -751,7 +751,18 @@ class TrainResult:
 
     @property
     def final_valid_loss(self) -> float:
-        return float(self.valid_loss[-1])
+        """The validation loss at the last checkpoint."""
+        v = self.valid_loss  # a TrainResult is frozen, but one made by hand or by dataclasses.replace is unchecked
+        if type(v) is not np.ndarray:
+            raise TypeError(f"valid_loss must be a NumPy array of losses, as train records it, got {_describe(v)}")
+        if v.ndim != 1 or not v.size or v.dtype.kind != "f":
+            raise ValueError(
+                f"valid_loss must be a non-empty 1-D float array, as train records it, got {short_repr(v)}"
+            )
+        loss = float(v[-1])
+        if not 0 <= loss <= _MAX_RECORDED:
+            raise ValueError(f"valid_loss must end with a loss (finite, at least 0), got {short_repr(loss)}")
+        return loss
 
 
 def train(

@@ -63,6 +63,7 @@ from ._validation import (
     exact_int,
     exact_key,
     exact_real,
+    frozen_copy,
     is_a,
     plain_items,
     plain_str,
@@ -583,8 +584,8 @@ class BandedPNG:
         if background.shape[0] * background.shape[1] > MAX_PIXELS:
             raise ValueError(f"background must hold at most {MAX_PIXELS:,} pixels, got {background.shape[:2]}")
         band = check_size(band, "band")
-        kept = np.array(background, dtype=np.uint8, copy=True, order="C")  # (h, w, 4) RGBA, its own copy
-        kept.flags.writeable = False  # the cached segments below are of these pixels
+        # (h, w, 4) RGBA, its own copy, which no one can write or make writable: the cached segments are of it
+        kept = frozen_copy(np.asarray(background, dtype=np.uint8))
         self._background = kept
         self._h, self._w = kept.shape[:2]
         self._bg32 = kept.view(np.uint32)[..., 0]  # (h, w): one number per pixel
@@ -596,7 +597,7 @@ class BandedPNG:
 
     @property
     def background(self) -> np.ndarray:
-        """The background, ``(h, w, 4)`` RGBA, read-only (the encoder's cached bands are of it)."""
+        """The background, ``(h, w, 4)`` RGBA, read-only (the cached bands are of it)."""
         return self._background
 
     @property
