@@ -75,7 +75,7 @@ def test_every_slip_is_wrong_and_every_answer_right() -> None:
 def test_tolerance_excludes_the_draft_s_bias_mistake() -> None:
     """G1/G2: the saving computed with the draft's Vd + V tied side is named and graded as a slip, not right."""
     V, d = exercises.G_SIZE
-    for key, wrong in (("G1", V * d - V), ("G2", 2 * (V * d - V))):
+    for key, wrong in (("G1", V * d - V), ("G2", 4 * (V * d - V))):
         e = exercises.get(key)
         for typed in (str(wrong), f"{wrong:,}"):
             g = e.grade(typed)
@@ -143,7 +143,7 @@ def test_answers_against_independent_oracles() -> None:
     assert get("F1").answer == pytest.approx(math.log(7), abs=1e-9)
     assert get("F2").answer == pytest.approx(math.exp(3) / (math.exp(3) + 7), rel=1e-12)
     assert get("G1").answer == 40_000 * 1_536
-    assert get("G2").answer == 2 * 40_000 * 1_536
+    assert get("G2").answer == 4 * 40_000 * 1_536
     assert get("H1").answer == "Input path: rows 1 and 4; output path: every row"
 
 

@@ -71,27 +71,32 @@ def solve_half(n_others: int) -> float:
 
 
 def warmup() -> Forecast:
-    """The self-check's opening forecast: two tokens that share a row of a tied E, held fixed."""
-    rng = np.random.default_rng(7)
+    """The self-check's opening forecast: two tokens share a row of a tied E; does one training step,
+    with one of them as the target, leave them tied?"""
     E = np.vstack([E5, E5[1]])  # a sixth token with moon's row
+    h = np.array([0.6, -0.8])
+    g_rows = output_grad(h, cross_entropy_grad(tied_logits(h, E), 1))  # moon (id 1) is the target
+    E_after = E - 0.5 * g_rows  # one step of gradient descent
+    rng = np.random.default_rng(7)
     contexts = rng.normal(size=(1000, 2)) * rng.uniform(0.01, 100.0, size=(1000, 1))  # short and long
-    p = softmax(tied_logits(contexts, E))
-    never = bool(np.array_equal(p[:, 1], p[:, 5]))
+    p = softmax(tied_logits(contexts, E_after))
+    apart = not np.array_equal(p[:, 1], p[:, 5])
     choices = (  # the answer is not first: a reader should not find it by its place
-        "Yes: they are different tokens, so some context can favour one of them",
-        "No: every context gives them equal probabilities",
-        "Yes, but only a context at an angle to their shared row",
+        "No: two equal rows get equal gradients, so they stay tied",
+        "Yes: the target's row and the other's get different gradients",
+        "No: a single step is too small; only many steps could part them",
     )
     return Forecast(
-        "Two tokens share the same row of a tied E and the output layer has no bias. "
-        "With E as it is, can any context h give them different probabilities?",
-        choices[1] if never else choices[0],
+        "Two tokens share the same row of a tied E, and the output layer has no bias, so every context gives "
+        "them equal probabilities. Now take one gradient step on a context whose next token is the first "
+        "of the two. Afterwards, can some context give them different probabilities?",
+        choices[1] if apart else choices[0],
         choices=choices,
-        trap="Yes is tempting: two different words feel as if some context must tell them apart. "
-        "But each logit is h · e_j, and equal rows give equal dot products for every h, short or long.",
-        settles="worked example E (degenerate inputs) checks it on random contexts, and shows that a training "
-        "step, which changes E, can pull the two rows apart; exercise E1 below asks what a bias does to a "
-        "zero context.",
+        trap="'They stay tied' is tempting: the two rows are equal, so their gradients feel as if they "
+        "must be too. But the output path gives each row (p_j − y_j) h, and y is 1 for the target and 0 for "
+        "the other: the rows move apart at the first step.",
+        settles="worked example E (degenerate inputs), step 3, takes that step and shows the two rows part; "
+        "exercise E1 below asks what a bias does to a zero context.",
         title="Warm-up forecast",
     )
 
@@ -294,7 +299,7 @@ def bank() -> list[Exercise]:
             c3_choices[1],
             choices=c3_choices,
             slips=[
-                Slip(c3_choices[2], "Add the four up: four roundings to two places move a sum by 0.02 at most."),
+                Slip(c3_choices[2], "How far can rounding four numbers to two places move their sum?"),
                 Slip(c3_choices[3], "A logit is not a probability: softmax turns logits into probabilities."),
             ],
             solution=f"The four add up to {draft.sum():.2f}, not 1; rounding four numbers to two places can move "
@@ -309,7 +314,9 @@ def bank() -> list[Exercise]:
     out.append(
         Exercise(
             f"Find the slip, continued. How far is the draft's P(ran) = {DRAFT_C[ran]:.2f} from the true value? "
-            "Compute the true softmax and give (true − draft), with its sign.",
+            f"The toy E's rows are "
+            + ", ".join(f"{t} {_vec(row, 1)}" for t, row in zip(TOKENS, np.asarray(E_TOY), strict=True))
+            + f", and h = {_vec(H_C, 1)}. Compute the true softmax and give (true − draft), with its sign.",
             float(truth[ran] - draft[ran]),
             abs_tol=0.001,
             fmt="{:.4f}",
@@ -319,10 +326,6 @@ def bank() -> list[Exercise]:
                 Slip(
                     float(draft[ran] / draft.sum() - draft[ran]),
                     "That rescales the draft to sum to 1. The question asks for the true softmax of the logits.",
-                ),
-                Slip(
-                    float(round(truth[ran], 2) - draft[ran]),
-                    "Close: that is the difference to two places. Give it to three (within ±0.001).",
                 ),
                 Slip(
                     float(tied_logits(np.array(H_C), E_TOY)[ran] - draft[ran]),
@@ -335,8 +338,9 @@ def bank() -> list[Exercise]:
             title="C4 · Find the slip: how far",
             percent=True,
             cell="C",
-            misconception=f"A draft rescaled to sum to 1 is the true softmax (here it is off by up to "
-            f"{np.abs(draft / draft.sum() - truth).max():.4f}; the exact values come from the logits).",
+            misconception=f"Rescaling a two-place draft to sum to 1 recovers the softmax (only to two places: "
+            f"here it is off by up to {np.abs(draft / draft.sum() - truth).max():.4f}; the third place needs the "
+            "logits).",
         )
     )
 
@@ -356,6 +360,8 @@ def bank() -> list[Exercise]:
                 Slip(float(math.exp(zd[0])), f"That is e^{zs[0]} alone: softmax divides by the sum over all three."),
                 Slip(0.0, "A negative logit is not a zero or negative probability: only differences matter."),
                 Slip(1 / 3, "Equal probabilities need equal logits; these differ."),
+                Slip(float(softmax(-zd)[0]), "Keep the signs: the logits are negative."),
+                Slip(float(zd[0] / zd.sum()), "A share of the summed logits is not a softmax: exponentiate first."),
             ],
             solution=f"Softmax depends only on differences between logits: {', '.join(zs)} give the same "
             f"probabilities as {shifted}. P = {_vec(pd, 4)}, so the first token is the likeliest, "
@@ -479,22 +485,24 @@ def bank() -> list[Exercise]:
             misconception="Tying saves the whole 2Vd (it saves one of the two V x d matrices).",
         )
     )
+    # in float32: at 2 bytes a number, the bytes saved (2Vd) would equal G1's slip, the untied count 2Vd
     saved_bf16 = param_bytes(Vg, dg, tied=False, dtype="bfloat16") - param_bytes(Vg, dg, tied=True, dtype="bfloat16")
     saved_f32 = param_bytes(Vg, dg, tied=False) - param_bytes(Vg, dg, tied=True)
     out.append(
         Exercise(
-            "Same model, stored in bfloat16 (2 bytes per number). How many bytes does tying save?",
-            saved_bf16,
+            "Same model, stored in float32 (4 bytes per number). How many bytes does tying save?",
+            saved_f32,
             abs_tol=0.5,
             fmt="{:,.0f}",
             unit="bytes",
             slips=[
-                Slip(saved_f32, "That is at 4 bytes per number (float32); bfloat16 takes 2."),
-                Slip(untied - tied, "That is the count of parameters; each takes 2 bytes."),
-                Slip(2 * draft_saving, "That keeps a length-V bias on the tied side: this head has no output bias."),
+                Slip(saved_bf16, "That is at 2 bytes per number (bfloat16); float32 takes 4."),
+                Slip(untied - tied, "That is the count of parameters; each takes 4 bytes."),
+                Slip(4 * untied, "That is both matrices of the untied head: tying removes one of them."),
+                Slip(4 * draft_saving, "That keeps a length-V bias on the tied side: this head has no output bias."),
             ],
-            solution=f"Tying saves {untied - tied:,} parameters; at 2 bytes each that is {saved_bf16:,} bytes, "
-            f"about {saved_bf16 / 2**20:,.0f} MiB.",
+            solution=f"Tying saves {untied - tied:,} parameters; at 4 bytes each that is {saved_f32:,} bytes, "
+            f"about {saved_f32 / 2**20:,.0f} MiB.",
             title="G2 · ... in bytes",
             cell="G",
         )
