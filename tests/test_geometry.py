@@ -1,6 +1,7 @@
 """Tests for embedlab.geometry: dot, cosine, angle_deg, plane_basis, in_plane."""
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -269,3 +270,13 @@ def test_dot_of_a_masked_array_is_refused():
 def test_dot_that_overflows_is_refused():
     with pytest.raises(ValueError, match=r"a and b have a dot product too large for a float"):
         dot([1e200, 1e200], [1e200, 1e200])
+
+
+def test_dot_past_the_float_range_is_exact_on_a_long_vector():
+    """The fallback on a long vector: products past the float range cancel exactly, the rest summed exactly."""
+    n = 10**5
+    a, b = np.full(n, 0.1), np.full(n, 0.1)
+    a[0] = b[0] = b[1] = 1e300
+    a[1] = -1e300
+    exact = (n - 2) * Fraction(0.1) ** 2
+    assert dot(a, b) == float(exact)

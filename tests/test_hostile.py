@@ -6386,3 +6386,62 @@ def test_hostile_pass_62_quiz_objects_copy_and_pickle_after_their_view_is_made()
             right = q.answer if q.is_choice else q.answer_text.replace(" bytes", "")
             assert other.grade(right).right
         assert other.widget() is not q.widget()
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 63 found
+def test_hostile_pass_63_dots_exact_fallback_counts_its_work_before_making_it():
+    """dot of 10**7 entries whose products pass the float range, with room for what a and b's check counted
+    but not for the exact fallback's work, raised MemoryError: the fallback counts its arrays first."""
+    code = textwrap.dedent(
+        """
+        import resource
+        import numpy as np
+        import embedlab
+        n = 10**7
+        a = np.full(n, 0.1); b = a.copy(); a[0] = b[0] = b[1] = 1e300; a[1] = -1e300
+        used = int(open("/proc/self/statm").read().split()[0]) * 4096
+        resource.setrlimit(resource.RLIMIT_AS, (used + 1300 * 2**20, resource.RLIM_INFINITY))
+        try:
+            print("ran", embedlab.dot(a, b))
+        except (TypeError, ValueError) as exc:
+            print("refused:", exc)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-1000:]
+    assert out.stdout.startswith("refused: a and b is too large"), out.stdout[:300]
+
+
+def test_hostile_pass_63_copies_and_pickles_stay_read_only_and_compare_equal():
+    """copy.deepcopy or pickle of a Corpus (and of a result holding one) or a BandedPNG gave writable arrays, so
+    c.train[0][1] = 10**12 made counts() raise MemoryError and res's plots IndexError; two equal corpora could not
+    be compared (NumPy's ambiguous truth value) nor hashed. A copy is made again by the constructor."""
+    import pickle
+
+    c = make_corpus(0, n_train=60, n_valid=20, n_test=20)
+    res = copy.deepcopy(_r61())
+    p = embedlab.widgets.BandedPNG(np.zeros((40, 30, 4), np.uint8))
+    for other in (copy.deepcopy(c), pickle.loads(pickle.dumps(c)), dataclasses.replace(c), res.corpus):
+        for kept in (other.train[0], other.valid[0], other.test[0], other.classes):
+            with pytest.raises(ValueError, match="read-only"):
+                kept[0] = 10**12 if kept.dtype.kind == "i" else "x"
+        assert other == (c if other is not res.corpus else _r61().corpus) and hash(other) == hash(other)
+    assert c != dataclasses.replace(c, seed=1) and len({c, copy.deepcopy(c)}) == 1
+    for q in (copy.deepcopy(p), pickle.loads(pickle.dumps(p))):
+        with pytest.raises(ValueError, match="read-only"):
+            q.background[0, 0, 0] = 7
+        assert q.bands == p.bands
+
+
+def test_hostile_pass_63_training_explorer_reads_the_result_once():
+    """training_explorer(r)'s frames read r.seeds and r.configs when drawn: changed afterwards, update and
+    to_html raised IndexError or KeyError. The explorer reads what it shows once, when it is made."""
+    r = copy.deepcopy(_r61())
+    e = embedlab.train_plots.training_explorer(r, "tied", 1)
+    page = e.to_html()
+    steps = e.controls[0].values
+    readouts = [e.update(step=s) for s in steps]
+    r.seeds = (0,)
+    r.configs["zz"] = dict(r.configs["tied"])
+    assert [e.update(step=s) for s in steps] == readouts and e.to_html() == page
+    plt_mod.close("all")

@@ -110,6 +110,25 @@ class Corpus:
     def vocab_size(self) -> int:
         return len(self.vocab)
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # a copy or a pickle is made again by the constructor: its arrays checked and read-only as these are
+        return (type(self), (self.train, self.valid, self.test, self.vocab, np.array(self.classes), self.seed))
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return (
+            (self.vocab, self.seed) == (other.vocab, other.seed)
+            and all(
+                len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+                for a, b in ((self.train, other.train), (self.valid, other.valid), (self.test, other.test))
+            )
+            and np.array_equal(self.classes, other.classes)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.vocab, self.seed, len(self.train), len(self.valid), len(self.test)))
+
     def __post_init__(self) -> None:
         """A hand-built corpus is checked as one from :func:`make_corpus` would be: refused by the field at fault."""
         vocab = self.vocab

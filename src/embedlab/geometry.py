@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fractions
+import itertools
 import math
 import numbers
 from typing import Any
@@ -73,22 +74,30 @@ def _dot_by_exponent(a: np.ndarray, b: np.ndarray) -> float:
     the pairs are summed exactly in bands of 2**900 (``math.fsum`` repeated until nothing is left) and the
     bands added as fractions. A global scale would flush the small products to zero, and products rounded
     to float64 would cancel bits that do not: [1e200, -1e200, 1] . [1e200, 1e200, 1] is 1."""
+    n, wide = a.shape[0], np.finfo(a.dtype).nmant > 52
+    k = 3 if wide else 1  # float64 parts of each mantissa (x86's longdouble needs 2, a quad 3)
+    check_nbytes((n, 24 + 2 * k * k), np.float64, "a and b")  # the work arrays below, counted before any is made
     ma, ea = np.frexp(a)
     mb, eb = np.frexp(b)
     e = ea.astype(np.int64) + eb
     band = e // 900
     shift = (e - 900 * band).astype(np.int32)  # each term below is under 2**900 in size, over 2**-400
     terms = [np.ldexp(t, shift) for pa in _float64_parts(ma) for pb in _float64_parts(mb) for t in _two_product(pa, pb)]
+    del ma, mb, ea, eb, e, shift
     total = fractions.Fraction(0)
     for k in np.unique(band).tolist():
         inside = band == k
-        rest = [x for t in terms for x in t[inside].tolist()]
+        kept = [t[inside] for t in terms]
+        taken: list[float] = []
         for _ in range(64):  # each pass takes the remainder's leading 53 bits: a band spans some 1,400
-            s = math.fsum(rest)  # the exact sum of rest, correctly rounded
+            floats = itertools.chain.from_iterable(
+                t[i : i + 65536].tolist() for t in kept for i in range(0, t.size, 65536)
+            )
+            s = math.fsum(itertools.chain(floats, taken))  # the exact sum, correctly rounded
             if s == 0.0:
                 break
             total += fractions.Fraction(s) * fractions.Fraction(2) ** (900 * k)
-            rest.append(-s)
+            taken.append(-s)
     try:
         return float(total)
     except OverflowError:  # the sum itself is past the float range

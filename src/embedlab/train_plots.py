@@ -362,6 +362,7 @@ def training_explorer(res: CompareResult, name: str = "tied", seed_index: int = 
     classes = res.corpus.classes
     limit = 1.1 * float(np.abs(track).max() or 1.0)  # all rows at the origin: a unit square around it
     valid = {n: res.curves(n).mean(axis=0) for n in res.configs}
+    names, seed = tuple(valid), res.seeds[seed_index]  # read once: the frames never go back to res
 
     def setup(fig: Any, axes: Any) -> Any:
         curves_ax, geo_ax = axes
@@ -377,10 +378,10 @@ def training_explorer(res: CompareResult, name: str = "tied", seed_index: int = 
             marker.set_xdata([step, step])
             update_geometry(points, track[i], classes)
             title.set_text(f"E ({name}) at step {step}")
-            losses = ", ".join(f"{n} {valid[n][i]:.3f}" for n in res.configs)
+            losses = ", ".join(f"{n} {valid[n][i]:.3f}" for n in names)
             return (
                 f"Step {step}: mean validation loss {losses}. Right: the rows of E of the {name} model "
-                f"(seed {res.seeds[seed_index]}) on the principal plane of its final state, one colour per word class."
+                f"(seed {seed}) on the principal plane of its final state, one colour per word class."
             )
 
         return update, [marker, title, *points.values()]

@@ -586,6 +586,7 @@ class BandedPNG:
         band = check_size(band, "band")
         # (h, w, 4) RGBA, its own copy, which no one can write or make writable: the cached segments are of it
         kept = frozen_copy(np.asarray(background, dtype=np.uint8))
+        self._band = band
         self._background = kept
         self._h, self._w = kept.shape[:2]
         self._bg32 = kept.view(np.uint32)[..., 0]  # (h, w): one number per pixel
@@ -594,6 +595,10 @@ class BandedPNG:
         ihdr = struct.pack(">IIBBBBB", self.w, self.h, 8, 6, 0, 0, 0)  # 8-bit RGBA
         self._head = b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", ihdr)
         self._tail = _png_chunk(b"IEND", b"")
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # a copy or a pickle is made again by the constructor, over a background of its own no one can write
+        return (type(self), (np.array(self._background), self._band))
 
     @property
     def background(self) -> np.ndarray:
