@@ -474,7 +474,10 @@ def restart_and_run_all(page: Any) -> dict[str, Any]:
         return any(p and p != "[ ]:" for p in s["prompts"])
 
     def finished(s: dict[str, Any]) -> bool:
-        return kernel_idle(s) and not any(p and "*" in p for p in s["prompts"])
+        # a cell whose source is folded shows no "*" while it waits: its prompt stays blank until its result shows
+        # (between two cells the kernel is idle while the page draws the last one's output)
+        prompts = [p for p in s["prompts"] if p is not None]
+        return kernel_idle(s) and not any("*" in p for p in prompts) and all(prompts)
 
     wait_for(page, started, 60, "the run to start")
     return wait_for(page, finished, RUN_TIMEOUT_S, "all cells to run", settle=3)

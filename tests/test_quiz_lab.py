@@ -28,6 +28,27 @@ def quiz_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
 
 
 @pytest.mark.timeout(300)
+def test_stored_untrusted_outputs_keep_answers_hidden(quiz_lab: LabServer, chromium: Any) -> None:
+    """Opened as stored (not run, not trusted), the notebook shows each question and no answer: JupyterLab's
+    sanitizer drops the ``hidden`` attribute, so the reveal, the button and the solution hide by their style."""
+    with notebook_page(chromium, quiz_lab, NAME, "test-quiz-stored") as page:
+        quizzes = page.locator(".jp-NotebookPanel .embedlab-quiz")
+        expected = 1 + len(exercises.bank())
+        quizzes.nth(expected - 1).wait_for(state="attached", timeout=30_000)
+        assert quizzes.count() == expected
+        for k in (0, expected // 2, expected - 1):  # the warm-up forecast, an exercise, the last exercise
+            box = quizzes.nth(k)
+            box.scroll_into_view_if_needed()
+            assert box.locator(".embedlab-quiz-form").is_visible(), k
+        hidden = ".embedlab-quiz-reveal, .embedlab-quiz-show, .embedlab-quiz-solution"
+        shown = page.locator(f".jp-NotebookPanel :is({hidden})").evaluate_all(
+            "els => els.filter(e => getComputedStyle(e).display !== 'none').length"
+        )
+        assert shown == 0, f"{shown} answer parts shown before any answer"
+        assert page.locator(f".jp-NotebookPanel :is({hidden})").count() == 1 + 2 * len(exercises.bank())
+
+
+@pytest.mark.timeout(300)
 def test_forecast_reveals_after_an_answer_and_exercises_grade_live(quiz_lab: LabServer, chromium: Any) -> None:
     with notebook_page(chromium, quiz_lab, NAME, "test-quiz-self-check") as page:
         check_cells(restart_and_run_all(page), quiz_lab.root / NAME)
@@ -45,15 +66,22 @@ def test_forecast_reveals_after_an_answer_and_exercises_grade_live(quiz_lab: Lab
         forecast.get_by_role("button", name="Commit my forecast").click()
         feedback = forecast.locator(".embedlab-quiz-feedback")
         feedback.wait_for()
-        assert feedback.inner_text() == quiz.PICK_ONE and not reveal.is_visible()
         warmup = exercises.warmup()
-        wrong = next(c for c in warmup.choices or () if c != warmup.answer)
-        forecast.get_by_label(wrong, exact=True).check()
+        blank = quiz.PICK_ONE if warmup.is_choice else warmup.grade("").message
+        assert feedback.inner_text() == blank and not reveal.is_visible()
+        if warmup.is_choice:
+            wrong = next(c for c in warmup.choices or () if c != warmup.answer)
+            forecast.get_by_label(wrong, exact=True).check()
+        else:  # the tempting wrong number, one of its slips
+            wrong = repr(float(warmup.slips[0].value))
+            forecast.locator("input[type=text]").fill(wrong)
         forecast.get_by_role("button", name="Commit my forecast").click()
         reveal.wait_for(state="visible", timeout=10_000)
-        assert f"The answer is {warmup.answer}." in reveal.inner_text()
+        assert warmup.verdict(warmup.grade(wrong)) in reveal.inner_text()
+        assert f"The answer is {warmup.answer_text}." in reveal.inner_text()
         assert warmup.trap in reveal.inner_text() and "Where it is settled" in reveal.inner_text()
-        assert forecast.locator(".embedlab-quiz-feedback").get_attribute("data-status") == "wrong"
+        status = forecast.locator(".embedlab-quiz-feedback").get_attribute("data-status")
+        assert status == warmup.grade(wrong).status and status in ("wrong", "slip")
 
         # a numeric exercise, by keyboard: a slip, then the right answer, then the solution
         e = exercises.get("D1")

@@ -71,32 +71,25 @@ def solve_half(n_others: int) -> float:
 
 
 def warmup() -> Forecast:
-    """The self-check's opening forecast: two tokens share a row of a tied E; does one training step,
-    with one of them as the target, leave them tied?"""
+    """The self-check's opening forecast: two tokens share a row of a tied E; how far apart are their rows
+    after one training step with one of them as the target?"""
     E = np.vstack([E5, E5[1]])  # a sixth token with moon's row
-    h = np.array([0.6, -0.8])
+    h, lr = np.array([0.6, -0.8]), 0.5
     g_rows = output_grad(h, cross_entropy_grad(tied_logits(h, E), 1))  # moon (id 1) is the target
-    E_after = E - 0.5 * g_rows  # one step of gradient descent
-    rng = np.random.default_rng(7)
-    contexts = rng.normal(size=(1000, 2)) * rng.uniform(0.01, 100.0, size=(1000, 1))  # short and long
-    p = softmax(tied_logits(contexts, E_after))
-    apart = not np.array_equal(p[:, 1], p[:, 5])
-    choices = (  # the answer is not first: a reader should not find it by its place
-        "No: two equal rows get equal gradients, so they stay tied",
-        "Yes: the target's row and the other's get different gradients",
-        "No: a single step is too small; only many steps could part them",
-    )
+    E_after = E - lr * g_rows  # one step of gradient descent
+    apart = float(np.linalg.norm(E_after[1] - E_after[5]))
     return Forecast(
-        "Two tokens share the same row of a tied E, and the output layer has no bias, so every context gives "
-        "them equal probabilities. Now take one gradient step on a context whose next token is the first "
-        "of the two. Afterwards, can some context give them different probabilities?",
-        choices[1] if apart else choices[0],
-        choices=choices,
-        trap="'They stay tied' is tempting: the two rows are equal, so their gradients feel as if they "
-        "must be too. But the output path gives each row (p_j − y_j) h, and y is 1 for the target and 0 for "
-        "the other: the rows move apart at the first step.",
-        settles="worked example E (degenerate inputs), step 3, takes that step and shows the two rows part; "
-        "exercise E1 below asks what a bias does to a zero context.",
+        f"Two tokens share the same row of a tied E (no output bias). Take one gradient-descent step, learning "
+        f"rate {lr:g}, on the context h = {_vec(h, 1)} whose next token is the first of the two. How far apart "
+        "are their two rows afterwards (the length of the difference)?",
+        apart,
+        abs_tol=0.01,
+        fmt="{:.2f}",
+        slips=[Slip(0.0, "Equal rows do not always get equal gradients: what does each row's y contribute?")],
+        trap="0 is tempting: the two rows are equal, so their gradients feel as if they must be too. But the "
+        "output path gives each row (p_j − y_j) h: p is the same for both, y is 1 for the target and 0 for the "
+        f"other, so the rows part by the learning rate times h, here {lr:g} × {_vec(h, 1)}, of length {apart:.2f}.",
+        settles="worked example E (degenerate inputs), step 3, takes such a step and shows the two rows part.",
         title="Warm-up forecast",
     )
 
@@ -322,6 +315,9 @@ def bank() -> list[Exercise]:
             fmt="{:.4f}",
             slips=[
                 Slip(float(draft[ran] - truth[ran]), "Mind the sign: true minus draft, not draft minus true."),
+                Slip(0.0, "That takes C3's 'rounding explains it': the draft's sum of 0.95 says it does not."),
+                Slip(float(truth[ran]), "That is the true P(ran) itself; the question asks for true − draft."),
+                Slip(float(round(truth[ran], 2) - draft[ran]), "Round only at the end: keep P(ran) to four places."),
                 Slip(float(1 - draft.sum()), "That is how far the whole sum falls short; the question is about ran."),
                 Slip(
                     float(draft[ran] / draft.sum() - draft[ran]),
@@ -338,9 +334,9 @@ def bank() -> list[Exercise]:
             title="C4 · Find the slip: how far",
             percent=True,
             cell="C",
-            misconception=f"Rescaling a two-place draft to sum to 1 recovers the softmax (only to two places: "
-            f"here it is off by up to {np.abs(draft / draft.sum() - truth).max():.4f}; the third place needs the "
-            "logits).",
+            misconception="A draft that does not sum to 1 is repaired by rescaling it (here, where only its "
+            "normaliser is wrong, that recovers two places, off by up to "
+            f"{np.abs(draft / draft.sum() - truth).max():.4f}; the exact values need the logits).",
         )
     )
 
@@ -352,14 +348,16 @@ def bank() -> list[Exercise]:
     out.append(
         Exercise(
             f"Three tokens have logits {zs[0]}, {zs[1]} and {zs[2]}. Is the first token unlikely? "
-            "Give its probability.",
+            "Give its probability (to three decimal places).",
             float(pd[0]),
-            abs_tol=0.005,
+            abs_tol=0.001,
             fmt="{:.4f}",
             slips=[
                 Slip(float(math.exp(zd[0])), f"That is e^{zs[0]} alone: softmax divides by the sum over all three."),
                 Slip(0.0, "A negative logit is not a zero or negative probability: only differences matter."),
                 Slip(1 / 3, "Equal probabilities need equal logits; these differ."),
+                Slip(float(pd[1]), "That is the second token's probability; the question asks about the first."),
+                Slip(float(pd[2]), "That is the third token's probability; the question asks about the first."),
                 Slip(float(softmax(-zd)[0]), "Keep the signs: the logits are negative."),
                 Slip(float(zd[0] / zd.sum()), "A share of the summed logits is not a softmax: exponentiate first."),
             ],
@@ -378,7 +376,8 @@ def bank() -> list[Exercise]:
     runner_up = VOCAB5[int(np.argsort(zp)[-2])]
     out.append(
         Exercise(
-            f"The five-token E again, context h = {_vec(hd, 1)}: '{win_p}' gets the largest logit. "
+            f"The five-token E again (tied, no output bias), context h = {_vec(hd, 1)}: '{win_p}' gets the "
+            "largest logit. "
             "Flip the context to −h. Which token wins now?",
             win_m,
             choices=VOCAB5,
@@ -432,7 +431,7 @@ def bank() -> list[Exercise]:
             slips=[
                 Slip(0.0, f"At t = 0 all {n + 1} tokens tie, so each gets 1/{n + 1}, not 1/2."),
                 Slip(math.log(n + 1), "Count again: token 0 is not one of the tokens at 0."),
-                Slip(float(n), "P0 = 1/2 needs e^t to equal the others' total, not t itself."),
+                Slip(float(n), "That is the count of other tokens, not the logit t: at P0 = 1/2, what must e^t equal?"),
             ],
             solution=f"P0 = e^t / (e^t + {n}). It is 1/2 when e^t = {n}, that is t = ln {n} = {t_half:.4f} "
             f"(embedlab.saturation_prob({t_half:.4f}, {n}) = {saturation_prob(t_half, n):.4f}).",
@@ -496,7 +495,14 @@ def bank() -> list[Exercise]:
             fmt="{:,.0f}",
             unit="bytes",
             slips=[
-                Slip(saved_bf16, "That is at 2 bytes per number (bfloat16); float32 takes 4."),
+                Slip(
+                    saved_bf16,
+                    "That is the bytes at 2 per number (bfloat16), and also G1's untied total of parameters: here "
+                    "each number takes 4 bytes, and tying removes one of the two matrices.",
+                ),
+                Slip(
+                    4 * (tied + Vg), "That is the tied layer with a bias, in bytes: the question is what tying removes."
+                ),
                 Slip(untied - tied, "That is the count of parameters; each takes 4 bytes."),
                 Slip(4 * untied, "That is both matrices of the untied head: tying removes one of them."),
                 Slip(4 * draft_saving, "That keeps a length-V bias on the tied side: this head has no output bias."),

@@ -398,12 +398,13 @@ _GRADE_JS = (
     "else{s='wrong';for(var j=0;j<sl.length;j++){if(sl[j][0]===c.value){s='slip';m=sl[j][1];break;}}}}"
     "var f=q.querySelector('.embedlab-quiz-feedback');f.textContent=(m===null?d[s]:m);f.dataset.status=s;"
     "if(s==='right'||s==='slip'||s==='wrong'){var r=q.querySelector('.embedlab-quiz-reveal');"
-    "if(r){r.querySelector('.embedlab-quiz-verdict').textContent=d['v'+s];r.hidden=false;}"
-    "var b=q.querySelector('.embedlab-quiz-show');if(b)b.hidden=false;}"
+    "if(r){r.querySelector('.embedlab-quiz-verdict').textContent=d['v'+s];r.hidden=false;r.style.display='';}"
+    "var b=q.querySelector('.embedlab-quiz-show');if(b){b.hidden=false;b.style.display='';}}"
     "return false;"
 )
 _SHOW_JS = (
-    "var q=this.closest('.embedlab-quiz');q.querySelector('.embedlab-quiz-solution').hidden=false;"
+    "var q=this.closest('.embedlab-quiz'),o=q.querySelector('.embedlab-quiz-solution');"
+    "o.hidden=false;o.style.display='';"
     "this.setAttribute('aria-expanded','true');return false;"
 )
 
@@ -767,7 +768,8 @@ class Forecast(_Question):
 
     def _extra_html(self) -> str:
         return (
-            f'<div class="embedlab-quiz-reveal" hidden><p class="embedlab-quiz-verdict"></p>{self._reveal_body()}</div>'
+            '<div class="embedlab-quiz-reveal" hidden style="display:none"><p class="embedlab-quiz-verdict"></p>'
+            f"{self._reveal_body()}</div>"
         )
 
     def _extra_widgets(self, w: Any) -> list[Any]:
@@ -830,9 +832,9 @@ class Exercise(_Question):
 
     def _extra_html(self) -> str:
         return (
-            '<button type="button" class="embedlab-quiz-show" aria-expanded="false" hidden '
+            '<button type="button" class="embedlab-quiz-show" aria-expanded="false" hidden style="display:none" '
             f'onclick="{html.escape(_SHOW_JS)}">Show answer</button>'
-            f'<div class="embedlab-quiz-solution" hidden>{self._solution_html()}</div>'
+            f'<div class="embedlab-quiz-solution" hidden style="display:none">{self._solution_html()}</div>'
         )
 
     def _extra_widgets(self, w: Any) -> list[Any]:
