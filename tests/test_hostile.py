@@ -6445,3 +6445,33 @@ def test_hostile_pass_63_training_explorer_reads_the_result_once():
     r.configs["zz"] = dict(r.configs["tied"])
     assert [e.update(step=s) for s in steps] == readouts and e.to_html() == page
     plt_mod.close("all")
+
+
+# ---------------------------------------------------------------- issue 19: what hostile pass 64 found
+def test_hostile_pass_64_dots_exact_fallback_over_a_wide_spread_of_exponents():
+    """Products spread over some 850 bits made the exact fallback take ~19 passes over every entry as Python
+    floats (13.6 s for a million; measured by hand, not here): it now extracts and sums whole arrays. Exact."""
+    rng = np.random.default_rng(64)
+    n = 20_000
+    a = np.ldexp(rng.uniform(0.5, 1, n), (np.arange(n) % 18 * 50).astype(np.int32))
+    b = rng.uniform(0.5, 1, n)
+    a[:2], b[:2] = [1e300, -1e300], [1e300, 1e300]
+    exact = sum(Fraction(float(x)) * Fraction(float(y)) for x, y in zip(a, b, strict=True))
+    assert embedlab.dot(a, b) == float(exact)
+
+
+def test_hostile_pass_64_c4s_slips_each_name_their_own_answer():
+    """get("C4").grade("0.021"), the rescaled draft to three places, was told to round only at the end: the
+    rounding slip (0.0200) lay within the tolerance too and was checked first."""
+    e = exercises_mod.get("C4")
+    rescale = next(s for s in e.slips if "rescales" in s.feedback)
+    for typed in ("0.021", f"{rescale.value:.4f}", repr(float(rescale.value))):
+        assert e.grade(typed).message == rescale.feedback, typed
+
+
+def test_hostile_pass_64_a_sweep_reads_hidden_as_a_flag():
+    """sweep.verdict(500, 16, np.True_) was refused, and hidden=1 gave ValueError: hidden is read as a flag."""
+    s = embedlab.sweep.load_results()
+    assert s.verdict(500, 16, np.True_) == s.verdict(500, 16, True)
+    with pytest.raises(TypeError, match=r"^hidden must be True or False, got int 1"):
+        s.gap(500, 16, 1)

@@ -178,7 +178,7 @@ def bank() -> list[Exercise]:
             abs_tol=0,
             fmt="{:.0f}",
             slips=[
-                Slip(len(set(words)), 'Are "the" at the start and " the" after a space the same token?'),
+                Slip(len(set(words)), "That counts distinct words; the rows belong to distinct tokens."),
                 Slip(len(ids_gpt2), "That counts lookups. A row read twice is still one row."),
             ],
             solution=f"The ids are {ids_gpt2}, the tokens {shown} (a leading space shown as ␣). "
@@ -317,12 +317,12 @@ def bank() -> list[Exercise]:
                 Slip(float(draft[ran] - truth[ran]), "Mind the sign: true minus draft, not draft minus true."),
                 Slip(0.0, "That takes C3's 'rounding explains it': the draft's sum of 0.95 says it does not."),
                 Slip(float(truth[ran]), "That is the true P(ran) itself; the question asks for true − draft."),
-                Slip(float(round(truth[ran], 2) - draft[ran]), "Round only at the end: keep P(ran) to four places."),
                 Slip(float(1 - draft.sum()), "That is how far the whole sum falls short; the question is about ran."),
                 Slip(
                     float(draft[ran] / draft.sum() - draft[ran]),
                     "That rescales the draft to sum to 1. The question asks for the true softmax of the logits.",
                 ),
+                Slip(float(round(truth[ran], 2) - draft[ran]), "Round only at the end: keep P(ran) to four places."),
                 Slip(
                     float(tied_logits(np.array(H_C), E_TOY)[ran] - draft[ran]),
                     "That compares ran's logit with its probability: apply softmax first.",
@@ -351,7 +351,7 @@ def bank() -> list[Exercise]:
             "Give its probability (to three decimal places).",
             float(pd[0]),
             abs_tol=0.001,
-            fmt="{:.4f}",
+            fmt="{:.3f}",
             slips=[
                 Slip(float(math.exp(zd[0])), f"That is e^{zs[0]} alone: softmax divides by the sum over all three."),
                 Slip(0.0, "A negative logit is not a zero or negative probability: only differences matter."),
@@ -407,7 +407,9 @@ def bank() -> list[Exercise]:
             abs_tol=0.005,
             fmt="{:.4f}",
             slips=[
-                Slip(1 / len(VOCAB5), "Uniform holds only without a bias: what are the logits when h is zero?"),
+                Slip(
+                    1 / len(VOCAB5), "Uniform holds only when every bias is equal: what are the logits when h is zero?"
+                ),
                 Slip(float(bias[sky]), "That is sky's logit; apply softmax to all five."),
             ],
             solution=f"With h = 0 every dot product is 0, so the logits are the bias itself, {_vec(bias, 1)}. "
@@ -415,7 +417,7 @@ def bank() -> list[Exercise]:
             title="E1 · A zero context with a bias",
             percent=True,
             cell="E",
-            misconception="A zero context always gives uniform probabilities (not when the head has a bias).",
+            misconception="A zero context always gives uniform probabilities (not when the head's biases differ).",
         )
     )
 
@@ -497,8 +499,8 @@ def bank() -> list[Exercise]:
             slips=[
                 Slip(
                     saved_bf16,
-                    "That is the bytes at 2 per number (bfloat16), and also G1's untied total of parameters: here "
-                    "each number takes 4 bytes, and tying removes one of the two matrices.",
+                    "That is the bytes at 2 per number (bfloat16), and also G1's untied total of parameters: "
+                    "check the bytes per number, and what tying removes.",
                 ),
                 Slip(
                     4 * (tied + Vg), "That is the tied layer with a bias, in bytes: the question is what tying removes."
@@ -535,8 +537,8 @@ def bank() -> list[Exercise]:
     out.append(
         Exercise(
             f"A tied, GPT-2-shaped model has V = {Vg:,} tokens of width d = {dg:,}, {cfg.n_positions:,} learned "
-            f"position embeddings, and {c.total:,} parameters in all. How many parameters are in Kaplan et al.'s "
-            "N, the scaling-law count that leaves out every embedding?",
+            f"position embeddings, and {c.total:,} parameters in all. Count exactly the parameters that are not "
+            "embeddings (Kaplan et al.'s N, the scaling-law count that leaves out every embedding).",
             c.non_embedding,
             abs_tol=0.5,
             fmt="{:,.0f}",
@@ -552,7 +554,8 @@ def bank() -> list[Exercise]:
                 Slip(c.total, "That is every parameter; N leaves the embeddings out."),
                 Slip(
                     12 * cfg.n_layers * dg**2,
-                    "That is the approximation 12 n_layer d^2; N counts every bias and norm of the blocks too.",
+                    "That is 12 n_layer d^2, the paper's approximation of N, which leaves out biases and norms; "
+                    "the question asks for the exact count.",
                 ),
             ],
             solution=f"Every parameter: {c.total:,}. The token embedding is V × d = {c.token_embedding:,}; the "

@@ -530,7 +530,8 @@ class Sweep:
         listed_d = _listed(d, self._spec.widths, "d")
         if listed_d is None:
             raise ValueError(f"d must be one of {short_repr(self._spec.widths, 200)}, got {short_repr(d)}")
-        if type(hidden) is not bool or hidden not in self._spec.hidden:
+        hidden = check_flag(hidden, "hidden")  # a bool (NumPy's too); 1 is not True
+        if hidden not in self._spec.hidden:
             raise ValueError(f"hidden must be one of {self._spec.hidden}, got {short_repr(hidden)}")
         return listed_n, listed_d, hidden
 
