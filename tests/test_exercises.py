@@ -162,3 +162,14 @@ def test_repeated_id_gradient_against_finite_differences() -> None:
     bump[4, 0] = step
     fd = (loss(E + bump) - loss(E - bump)) / (2 * step)
     assert exercises.get("H2").answer == pytest.approx(fd, abs=1e-6)
+
+
+def test_warmup_rows_part_by_the_learning_rate_times_h():
+    """Two equal rows, one the target: the output path moves them by lr (p - y) h, so they part by lr |h|,
+    read from the forecast's own question (p is the same for both and cancels)."""
+    warmup = exercises.warmup()
+    lr = float(re.search(r"learning rate ([\d.]+)", warmup.question).group(1))
+    h = [float(x.replace("−", "-")) for x in re.search(r"h = \[([^\]]*)\]", warmup.question).group(1).split(",")]
+    apart = lr * math.sqrt(sum(x * x for x in h))
+    assert abs(apart - lr) > 0.05  # h is not of unit length, so the learning rate alone is no answer
+    assert warmup.grade(f"{apart:.2f}").status == "right" and warmup.grade(f"{lr:.2f}").status != "right"

@@ -376,6 +376,29 @@ def test_alignment_every_angle():
         assert cos_between == pytest.approx(math.cos(t), abs=0.02)
 
 
+def test_alignment_readout_gives_the_probability_against_the_uniform_share():
+    """P(the) under h, by a softmax of our own over every token: the sign of the score does not settle it."""
+    ex = explorers.alignment_explorer()
+    e = E[2]
+    ne = math.sqrt(sum(x * x for x in e))
+    u1 = [x / ne for x in e]
+    x_rest = [(1.0 if i == 0 else 0.0) - u1[0] * u1[i] for i in range(3)]  # the first axis, less its part along e
+    nx = math.sqrt(sum(x * x for x in x_rest))
+    u2 = [x / nx for x in x_rest]
+    sides = {}
+    for angle in ex.controls[0].values:
+        text = ex.update(angle=angle)
+        t = math.radians(angle)
+        h = [math.cos(t) * a + math.sin(t) * b for a, b in zip(u1, u2, strict=True)]
+        assert vectors(text)[0] == pytest.approx(h, abs=0.0051)
+        p = softmax_py([sum(a * b for a, b in zip(h, row, strict=True)) for row in E])[2]
+        assert number_after(text, "P(the) =") == pytest.approx(p, abs=0.0005)
+        side = "above" if p > 0.25 else "below"
+        assert f"{side} the uniform share 1/4" in text
+        sides[angle] = side
+    assert sides[90] != sides[270]  # a zero score both times, on either side of 1/4
+
+
 def test_flatten_every_scale():
     ex = explorers.flatten_explorer()
     z0 = logits_py(H)

@@ -522,6 +522,23 @@ def test_a_dropped_sign_is_named():
     assert practice.check(angle_between).mistake == "sign dropped"
 
 
+def test_a_mistake_is_named_only_where_it_explains_more_than_one_case():
+    """Rounding cos to 12 places fails a nearly parallel pair with 0 degrees, which is also what leaving out
+    the norms gives there: one coincidence, not that mistake (on the other cases the norms were divided out)."""
+
+    def rounded(u, v):
+        cos = (u @ v) / (np.linalg.norm(u) * np.linalg.norm(v))
+        return float(np.degrees(np.arccos(round(float(cos), 12))))
+
+    def no_norms(u, v):
+        return float(np.degrees(np.arccos(np.clip(u @ v, -1.0, 1.0))))
+
+    coincidence = practice.check(rounded, name="angle_between")
+    assert not coincidence.passed and coincidence.got.strip() == "0.0"
+    assert coincidence.mistake is None and "norm" not in coincidence.hint
+    assert practice.check(no_norms, name="angle_between").mistake is not None  # the real mistake is still named
+
+
 def test_a_random_case_says_where_its_arguments_are():
     def step_grad(E, ids, targets):
         if E.shape not in {(4, 3), (7, 3), (5, 2)}:  # only the listed cases' shapes are right

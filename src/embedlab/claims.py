@@ -1,7 +1,7 @@
 """Checking the hand-written draft's numbers against what embedlab computes.
 
 The draft is a claim; the computation wins. :func:`check` prints one line per claim, so a
-notebook shows the reader exactly which of the draft's figures hold.
+notebook shows the reader exactly which of the draft's numbers hold.
 """
 
 from __future__ import annotations

@@ -74,18 +74,23 @@ def warmup() -> Forecast:
     """The self-check's opening forecast: two tokens share a row of a tied E; how far apart are their rows
     after one training step with one of them as the target?"""
     E = np.vstack([E5, E5[1]])  # a sixth token with moon's row
-    h, lr = np.array([0.6, -0.8]), 0.5
+    h, lr = np.array([0.6, -0.3]), 0.5  # |h| is not 1, so the learning rate alone is not the answer
     g_rows = output_grad(h, cross_entropy_grad(tied_logits(h, E), 1))  # moon (id 1) is the target
     E_after = E - lr * g_rows  # one step of gradient descent
     apart = float(np.linalg.norm(E_after[1] - E_after[5]))
     return Forecast(
-        f"Two tokens share the same row of a tied E (no output bias). Take one gradient-descent step, learning "
-        f"rate {lr:g}, on the context h = {_vec(h, 1)} whose next token is the first of the two. How far apart "
-        "are their two rows afterwards (the length of the difference)?",
+        f"Two tokens share the same row of a tied E (no output bias), and neither is in the context. Take one "
+        f"gradient-descent step on the cross-entropy loss, learning rate {lr:g}, for a context whose vector is "
+        f"h = {_vec(h, 1)} and whose next token is the first of the two. What is the distance between their two "
+        "rows afterwards (the length of their difference)?",
         apart,
         abs_tol=0.01,
         fmt="{:.2f}",
-        slips=[Slip(0.0, "Equal rows do not always get equal gradients: what does each row's y contribute?")],
+        slips=[
+            Slip(0.0, "Equal rows do not always get equal gradients: what does each row's y contribute?"),
+            Slip(lr, "The rows part along h: how long is h?"),
+            Slip(float(np.linalg.norm(h)), "That is the length of h: the step is scaled by the learning rate."),
+        ],
         trap="0 is tempting: the two rows are equal, so their gradients feel as if they must be too. But the "
         "output path gives each row (p_j − y_j) h: p is the same for both, y is 1 for the target and 0 for the "
         f"other, so the rows part by the learning rate times h, here {lr:g} × {_vec(h, 1)}, of length {apart:.2f}.",
@@ -324,6 +329,10 @@ def bank() -> list[Exercise]:
                 ),
                 Slip(float(round(truth[ran], 2) - draft[ran]), "Round only at the end: keep P(ran) to four places."),
                 Slip(
+                    float((truth[ran] - draft[ran]) / draft[ran]),
+                    "That is the gap as a share of the draft's value; the question asks for the gap itself.",
+                ),
+                Slip(
                     float(tied_logits(np.array(H_C), E_TOY)[ran] - draft[ran]),
                     "That compares ran's logit with its probability: apply softmax first.",
                 ),
@@ -334,8 +343,8 @@ def bank() -> list[Exercise]:
             title="C4 · Find the slip: how far",
             percent=True,
             cell="C",
-            misconception="A draft that does not sum to 1 is repaired by rescaling it (here, where only its "
-            "normaliser is wrong, that recovers two places, off by up to "
+            misconception="A draft that does not sum to 1 is repaired by rescaling it (here, where the draft's numbers "
+            "fit a wrong normaliser, that recovers two places, off by up to "
             f"{np.abs(draft / draft.sum() - truth).max():.4f}; the exact values need the logits).",
         )
     )
@@ -360,6 +369,7 @@ def bank() -> list[Exercise]:
                 Slip(float(pd[2]), "That is the third token's probability; the question asks about the first."),
                 Slip(float(softmax(-zd)[0]), "Keep the signs: the logits are negative."),
                 Slip(float(zd[0] / zd.sum()), "A share of the summed logits is not a softmax: exponentiate first."),
+                Slip(round(float(pd[0]), 2), "Right to two places: the question asks for three."),
             ],
             solution=f"Softmax depends only on differences between logits: {', '.join(zs)} give the same "
             f"probabilities as {shifted}. P = {_vec(pd, 4)}, so the first token is the likeliest, "

@@ -264,7 +264,8 @@ def _unit_circle(angle: int) -> tuple[float, float]:
 
 
 def alignment_explorer(token: int = 2) -> Explorer:
-    """D: rotate a unit context ``h`` around ``e_token`` in a plane holding it; watch the sign of the dot.
+    """D: rotate a unit context ``h`` around ``e_token`` in a plane holding it; watch the sign of the dot,
+    and the token's probability against the uniform share (which the sign alone does not settle).
 
     The control is the angle between ``h`` and ``e``, so its values hold the peak (0 degrees),
     the two exact zero crossings (90 and 270) and the most negative score (180).
@@ -303,9 +304,12 @@ def alignment_explorer(token: int = 2) -> Explorer:
             turned = f"h turned {angle} degrees from e" + (
                 f" (an angle of {between} degrees)" if between != angle else ""
             )
+            p = float(softmax(tied_logits(h, E_TOY))[token])
+            side = "above" if p > 1 / len(TOKENS) else "below" if p < 1 / len(TOKENS) else "equal to"
             return (
                 f"{turned}, h = {_vec(h)}, e = {_vec(e)}: "
-                f"dot product |h| |e| cos({between} deg) = {plots.signed2(score)}, {sign}."
+                f"dot product |h| |e| cos({between} deg) = {plots.signed2(score)}, {sign}. "
+                f"P({TOKENS[token]}) = {p:.3f}, {side} the uniform share 1/{len(TOKENS)}."
             )
 
         return update, [q, title]

@@ -674,8 +674,8 @@ def arrows(
         )
         ax.set_xlim(-lim, lim)
         ax.set_ylim(-lim, lim)
-        ax.axhline(0, color=GREY, linewidth=0.8)
-        ax.axvline(0, color=GREY, linewidth=0.8)
+        ax.axhline(0, color=GREY, linewidth=0.8, zorder=0.5)  # beneath the arrows (a quiver's zorder is 1)
+        ax.axvline(0, color=GREY, linewidth=0.8, zorder=0.5)
         q.labels = [  # type: ignore[attr-defined]
             ax.annotate(
                 text, (0, 0), color=color, fontsize=11, fontweight="bold", xytext=(4, 4), textcoords="offset points"

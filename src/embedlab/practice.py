@@ -174,7 +174,7 @@ class Task:
                 continue
             if number == 1 and _is_stub(fn):
                 return Report(self.name, len(cases), passed=False, started=False)
-            mistake = None if outcome.mutated else self._recognise(case, outcome)
+            mistake = None if outcome.mutated else self._recognise(case, outcome, fn, cases)
             hint = mistake.hint if mistake else self._hint(case, outcome, problem)
             if outcome.mutated:
                 hint = (
@@ -264,29 +264,43 @@ class Task:
             return f"it raised {_cut(_name_of(type(outcome.error)), 40)}"
         return _difference(self._expected(case), outcome.value, self._spec)
 
-    def _recognise(self, case: Case, outcome: _Outcome) -> _Mistake | None:
+    def _recognise(self, case: Case, outcome: _Outcome, fn: Callable[..., Any], cases: list[Case]) -> _Mistake | None:
         """The classic mistake whose wrong answer on this case the learner's answer is, if any.
 
         A mistake counts only where it gives a wrong answer itself: where its answer is right, the
-        learner's failure has another cause.
+        learner's failure has another cause. And one coincidence is not a diagnosis: where the mistake
+        is wrong on other cases too, the learner's answer must match it on one of them (the first
+        :data:`CORROBORATE` such cases are tried), or the hint names what the case tests instead.
         """
         for mistake in self._mistakes:
             model = _run(mistake.model, case.args)
-            if self._problem(case, model) is None:
+            if not self._same_mistake(case, outcome, model):
                 continue
+            others = [c for c in cases if c is not case and self._problem(c, _run(mistake.model, c.args)) is not None]
+            if not others or any(
+                self._same_mistake(c, _run(fn, c.args, self._arg_names()), _run(mistake.model, c.args))
+                for c in others[:CORROBORATE]
+            ):
+                return mistake
+        return None
+
+    def _same_mistake(self, case: Case, outcome: _Outcome, model: _Outcome) -> bool:
+        """Whether the learner's outcome on ``case`` is the mistake's, where the mistake's is wrong."""
+        if self._problem(case, model) is not None and outcome.mutated == "":
             if outcome.error is not None or model.error is not None:
-                if (
+                return (
                     type(outcome.error) is type(model.error)
                     and outcome.error is not None
                     and _text(outcome.error) == _text(model.error)
                     and _numpy_like(outcome.error)
-                ):
-                    return mistake
-                continue
+                )
             expected = None if case.raises else self._expected(case)
-            if outcome.value is not None and _matches(model.value, outcome.value, self._spec, expected):
-                return mistake
-        return None
+            return outcome.value is not None and _matches(model.value, outcome.value, self._spec, expected)
+        return False
+
+
+#: How many other cases a recognised mistake is tried on before its hint is given.
+CORROBORATE = 3
 
 
 @dataclass
