@@ -6475,3 +6475,48 @@ def test_hostile_pass_64_a_sweep_reads_hidden_as_a_flag():
     assert s.verdict(500, 16, np.True_) == s.verdict(500, 16, True)
     with pytest.raises(TypeError, match=r"^hidden must be True or False, got int 1"):
         s.gap(500, 16, 1)
+
+
+def test_hostile_pass_65_t_quantile_and_t_interval_compare_exactly_not_in_the_callers_dtype():
+    """t_quantile(np.float16(1.0), 1) returned the bisection's bracket, 2**40 (0.9999 is 1.0 in float16), and
+    t_interval computed 0.5 + level / 2 in level's dtype: float16(0.9995) gave +-13 million, float32(0.95) a
+    bound off in the sixth digit. Both now compare and halve exactly."""
+    with pytest.raises(ValueError, match=r"^p must be in"):
+        t_quantile(np.float16(1.0), 1)
+    with pytest.raises(ValueError, match=r"^level must be in"):
+        t_interval([1.0, 2.0, 3.0], np.float16(1.0))
+    for level in (np.float16(0.9995), np.float32(0.95)):
+        # the same level as the float64 it is exactly: one answer, whatever the dtype that carried it
+        assert t_interval([1.0, 2.0, 3.0], level) == t_interval([1.0, 2.0, 3.0], float(level))
+    # two values 1 and 3 (sd sqrt 2, n 2): the half-width is the 1-degree quantile, tan(pi level / 2), and
+    # float16(0.9995) is exactly 0.99951171875
+    m, _, hi = t_interval([1.0, 3.0], np.float16(0.9995))
+    assert hi - m == pytest.approx(math.tan(math.pi * 0.99951171875 / 2), rel=1e-7)
+
+
+def test_hostile_pass_65_finite_differences_refuse_an_e_past_float64_by_name():
+    """finite_difference_grad(lambda M: 0.0, np.full((1, 2), np.longdouble("1e4000"))) warned (overflow in
+    cast) and handed loss an E of inf."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=r"^E must fit float64"):
+            finite_difference_grad(lambda M: 0.0, np.full((1, 2), np.longdouble("1e4000")))
+
+
+def test_hostile_pass_65_vocab_facts_copy_and_pickle():
+    """copy.deepcopy(gpt2.vocab_facts()) and pickle.dumps(...) raised TypeError (a mappingproxy field)."""
+    import pickle
+
+    from embedlab import gpt2 as gpt2_mod
+
+    facts = gpt2_mod.vocab_facts()
+    for back in (copy.deepcopy(facts), pickle.loads(pickle.dumps(facts))):
+        assert back == facts and dict(back.special_tokens) == dict(facts.special_tokens)
+        with pytest.raises(TypeError):
+            back.special_tokens["<|new|>"] = 1  # type: ignore[index]  # still read-only
+
+
+def test_hostile_pass_65_a_huge_relative_tolerance_is_stated_without_overflow():
+    """Exercise(..., rel_tol=1e307).tolerance_text said 'within inf%'."""
+    text = quiz_mod.Exercise("q", 1.0, abs_tol=0.0, rel_tol=1e307, solution="s").tolerance_text
+    assert "inf" not in text and "1e+307" in text

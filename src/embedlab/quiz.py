@@ -567,6 +567,8 @@ class _Question:
         if self.is_choice:
             return ""
         if self.rel_tol and self.rel_tol * abs(float(self.answer)) >= self.abs_tol:
+            if self.rel_tol >= 1:  # a percentage past 100 says less (and 100 times a huge one overflows)
+                return f"Graded right within {self.rel_tol:g} times the size of the answer."
             return f"Graded right within {self.rel_tol * 100:g}% of the answer."
         if self.abs_tol == 0:
             return "Graded right only when exact."

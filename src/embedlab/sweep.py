@@ -25,6 +25,7 @@ Examples
 
 from __future__ import annotations
 
+import fractions
 import functools
 import itertools
 import json
@@ -373,8 +374,8 @@ def t_quantile(p: float, df: int) -> float:
     if issubclass(type(p), bool) or not is_a(p, numbers.Real):
         raise TypeError(f"p must be a real number in (0.5, {P_MAX}], got {short_repr(p)}")
     p = exact_real(p, "p")
-    if not 0.5 < p <= P_MAX:
-        raise ValueError(f"p must be in (0.5, {P_MAX}], got {short_repr(p)}")
+    if not fractions.Fraction(1, 2) < _exactly(p) <= fractions.Fraction(P_MAX):  # not in p's own dtype: a
+        raise ValueError(f"p must be in (0.5, {P_MAX}], got {short_repr(p)}")  # float16 reads 0.9999 as 1
     if not 0.5 < float(p):  # computed in float64: a p above 0.5 by less than its spacing there reads as 0.5
         raise ValueError(f"p must be above 0.5 in float64 (by at least 2**-53), got {short_repr(p)}")
     df = check_size(df, "df")
@@ -403,6 +404,13 @@ def t_quantile(p: float, df: int) -> float:
     return (lo + hi) / 2
 
 
+def _exactly(x: Any) -> fractions.Fraction:
+    """A plain real number (int, Fraction, float or NumPy float of any width) as the exact fraction it is."""
+    if isinstance(x, (int, fractions.Fraction)):
+        return fractions.Fraction(x)
+    return fractions.Fraction(*x.as_integer_ratio())
+
+
 def t_interval(values: Any, level: float = 0.95) -> tuple[float, float, float]:
     """Mean of ``values`` and Student's t interval for it: ``(mean, low, high)``.
 
@@ -427,10 +435,12 @@ def t_interval(values: Any, level: float = 0.95) -> tuple[float, float, float]:
     if issubclass(type(level), bool) or not is_a(level, numbers.Real):
         raise TypeError(f"level must be a real number in [0.01, {2 * P_MAX - 1:.4f}], got {short_repr(level)}")
     level = exact_real(level, "level")
-    if not 0.01 <= level <= 2 * P_MAX - 1:
+    exact = _exactly(level)  # compared and halved exactly, not in level's own dtype (float16 has 3 digits)
+    if not fractions.Fraction(1, 100) <= exact <= 2 * fractions.Fraction(P_MAX) - 1:
         raise ValueError(f"level must be in [0.01, {2 * P_MAX - 1:.4f}], got {short_repr(level)}")
     mean = float(x.mean())
-    half = t_quantile(0.5 + level / 2, len(x) - 1) * float(x.std(ddof=1)) / math.sqrt(len(x))
+    p = min(float(fractions.Fraction(1, 2) + exact / 2), P_MAX)  # P_MAX at most, were it to round past it
+    half = t_quantile(p, len(x) - 1) * float(x.std(ddof=1)) / math.sqrt(len(x))
     return mean, mean - half, mean + half
 
 
