@@ -6520,3 +6520,53 @@ def test_hostile_pass_65_a_huge_relative_tolerance_is_stated_without_overflow():
     """Exercise(..., rel_tol=1e307).tolerance_text said 'within inf%'."""
     text = quiz_mod.Exercise("q", 1.0, abs_tol=0.0, rel_tol=1e307, solution="s").tolerance_text
     assert "inf" not in text and "1e+307" in text
+
+
+def test_hostile_pass_66_t_quantile_and_t_interval_refuse_inf_and_nan_by_name():
+    """After pass 65's exact comparison, t_quantile(inf, 2) raised OverflowError and a NaN a ValueError
+    naming nothing ('cannot convert NaN to integer ratio')."""
+    for bad in (math.inf, -math.inf, math.nan, np.float16("inf"), np.longdouble("nan")):
+        with pytest.raises(ValueError, match=r"^p must be in"):
+            t_quantile(bad, 2)
+        with pytest.raises(ValueError, match=r"^level must be in"):
+            t_interval([1.0, 2.0, 3.0], bad)
+
+
+def test_hostile_pass_66_a_forecasts_verdict_refuses_what_is_no_committed_grade():
+    """warmup().verdict(warmup().grade('')) raised KeyError ('vblank'); verdict('right') AttributeError."""
+    w = exercises_mod.warmup()
+    for grade in (w.grade(""), w.grade("nan")):
+        with pytest.raises(ValueError, match=r"^grade must be of a committed answer"):
+            w.verdict(grade)
+    for grade in ("right", None):
+        with pytest.raises(TypeError, match=r"^grade must be a Grade"):
+            w.verdict(grade)
+
+
+def test_hostile_pass_66_the_report_shows_what_the_function_returned_on_the_failing_case():
+    """A function reusing one output buffer was shown, in 'got', the value it wrote on a later case (the check
+    ran it again to confirm a mistake): [7. 7. 7.] against a problem line quoting 0.1353."""
+    last: list[np.ndarray] = []
+
+    def stable_softmax(z):
+        if last:
+            last[-1].fill(7.0)
+        last.append(np.exp(z - z.max(-1, keepdims=True)))
+        return last[-1]
+
+    report = practice_mod.check(stable_softmax)
+    assert "0.1353" in report.got and "7." not in report.got
+
+
+def test_hostile_pass_66_compute_in_float64_only_for_an_answer_that_is_close():
+    """p_top returning np.float32(0.5) for 0.25 was told to compute in float64."""
+    report = practice_mod.check(lambda t, n: np.float32(0.5), "p_top")
+    assert not report.passed and "float64" not in report.hint
+
+
+def test_hostile_pass_66_figsize_is_compared_exactly_not_in_float32():
+    """check_figsize((np.float32(0.005), 1.0)) returned 0.004999999888 (below MIN_INCHES): 0.005 rounded too."""
+    from embedlab import display as display_mod
+
+    with pytest.raises(ValueError, match=r"^figsize must be"):
+        display_mod.check_figsize((np.float32(0.005), 1.0))

@@ -96,6 +96,8 @@ def check_figsize(figsize: Any, name: str = "figsize") -> tuple[float, float]:
         if issubclass(type(side), (bool, np.bool_)) or not is_a(side, numbers.Real):
             raise TypeError(f"{name} must be a pair of real numbers of inches, got {_short(figsize)}")
         side = exact_real(side, name)
+        if type(side) in (np.float16, np.float32):  # compared as the float64 it is exactly, not in its own dtype
+            side = float(side)
         if not MIN_INCHES <= side <= MAX_INCHES:  # compared before any conversion: an int past float range too
             raise ValueError(
                 f"{name} must be two positive numbers of inches, from {MIN_INCHES:g} to {MAX_INCHES:g}, "

@@ -759,6 +759,14 @@ class Forecast(_Question):
         return {"vright": f"You were right: {self.answer_text}.", "vslip": told, "vwrong": told}
 
     def verdict(self, grade: Grade) -> str:
+        """What the reveal says after a committed answer: ``grade`` is what :meth:`grade` returned for it."""
+        if type(grade) is not Grade:
+            raise TypeError(f"grade must be a Grade, as grade() returns, got {type_name(grade)}")
+        if not grade.answered:
+            raise ValueError(
+                f"grade must be of a committed answer (right, slip or wrong): the reveal stays hidden for a "
+                f"{grade.status} one, got {short_repr(grade.status)}"
+            )
         return self._verdicts()["v" + grade.status]
 
     def _reveal_body(self) -> str:

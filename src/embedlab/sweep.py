@@ -374,6 +374,8 @@ def t_quantile(p: float, df: int) -> float:
     if issubclass(type(p), bool) or not is_a(p, numbers.Real):
         raise TypeError(f"p must be a real number in (0.5, {P_MAX}], got {short_repr(p)}")
     p = exact_real(p, "p")
+    if not _is_finite(p):  # NaN or inf, in any dtype: no exact fraction to compare
+        raise ValueError(f"p must be in (0.5, {P_MAX}], got {short_repr(p)}")
     if not fractions.Fraction(1, 2) < _exactly(p) <= fractions.Fraction(P_MAX):  # not in p's own dtype: a
         raise ValueError(f"p must be in (0.5, {P_MAX}], got {short_repr(p)}")  # float16 reads 0.9999 as 1
     if not 0.5 < float(p):  # computed in float64: a p above 0.5 by less than its spacing there reads as 0.5
@@ -402,6 +404,11 @@ def t_quantile(p: float, df: int) -> float:
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if mass(mid) < target else (lo, mid)
     return (lo + hi) / 2
+
+
+def _is_finite(x: Any) -> bool:
+    """Whether a plain real number (as :func:`exact_real` gives) is finite: an int or Fraction always is."""
+    return isinstance(x, (int, fractions.Fraction)) or bool(np.isfinite(x))
 
 
 def _exactly(x: Any) -> fractions.Fraction:
@@ -435,6 +442,8 @@ def t_interval(values: Any, level: float = 0.95) -> tuple[float, float, float]:
     if issubclass(type(level), bool) or not is_a(level, numbers.Real):
         raise TypeError(f"level must be a real number in [0.01, {2 * P_MAX - 1:.4f}], got {short_repr(level)}")
     level = exact_real(level, "level")
+    if not _is_finite(level):  # NaN or inf, in any dtype: no exact fraction to compare
+        raise ValueError(f"level must be in [0.01, {2 * P_MAX - 1:.4f}], got {short_repr(level)}")
     exact = _exactly(level)  # compared and halved exactly, not in level's own dtype (float16 has 3 digits)
     if not fractions.Fraction(1, 100) <= exact <= 2 * fractions.Fraction(P_MAX) - 1:
         raise ValueError(f"level must be in [0.01, {2 * P_MAX - 1:.4f}], got {short_repr(level)}")
