@@ -6570,3 +6570,25 @@ def test_hostile_pass_66_figsize_is_compared_exactly_not_in_float32():
 
     with pytest.raises(ValueError, match=r"^figsize must be"):
         display_mod.check_figsize((np.float32(0.005), 1.0))
+
+
+def test_hostile_pass_67_t_interval_keeps_its_width_for_tiny_values():
+    """t_interval([1e-200, 2e-200]) gave a zero-width interval: the squared deviations underflowed to 0. The
+    interval scales with the values: 1e-200 times the interval of [1, 2], which is 1.5 -+ tan(0.475 pi) / 2."""
+    half = math.tan(0.475 * math.pi) / 2  # one degree of freedom: the quantile is tan(pi level / 2); sd/sqrt(n) = 1/2
+    for scale in (1.0, 1e-200, 1e-300):
+        m, lo, hi = t_interval([1.0 * scale, 2.0 * scale])
+        assert (m, lo, hi) == pytest.approx((1.5 * scale, (1.5 - half) * scale, (1.5 + half) * scale), rel=1e-7, abs=0)
+
+
+def test_hostile_pass_67_a_float32_answer_where_float32_is_due_is_not_told_to_compute_in_float64():
+    """embed_rows on 'a float32 E' with rows off by 1e-4 said '(yours is float32)' and 'Compute in float64',
+    though the answer must be float32: following the hint is refused as the wrong dtype."""
+
+    def embed_rows(E, ids):
+        rows = np.asarray(E)[np.asarray(ids)]
+        return rows * np.float32(1.0001) if rows.dtype == np.float32 else rows
+
+    report = practice_mod.check(embed_rows)
+    assert not report.passed and "float32" in report.label
+    assert "yours is float32" not in report.problem and "float64" not in report.hint

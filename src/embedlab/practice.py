@@ -460,7 +460,9 @@ def _difference(expected: Any, got: Any, spec: _Spec) -> str | None:
     first = tuple(int(i) for i in np.argwhere(~close)[0]) if a.ndim else ()
     where = f" at [{', '.join(map(str, first))}]" if a.ndim else ""
     narrow = np.asarray(got).dtype if type(got) is np.ndarray or _isa(got, np.floating) else None
-    note = f" (yours is {narrow})" if narrow is not None and narrow != b.dtype else ""
+    wanted = np.asarray(expected).dtype if type(expected) is np.ndarray or _isa(expected, np.floating) else b.dtype
+    # a float32 answer where float32 is due gets no note: only a dtype other than the expected one is named
+    note = f" (yours is {narrow})" if narrow is not None and narrow != wanted else ""
     return f"first difference{where}: {a[first]:.10g} where {b[first]:.10g} was expected{note}"
 
 

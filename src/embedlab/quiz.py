@@ -762,12 +762,13 @@ class Forecast(_Question):
         """What the reveal says after a committed answer: ``grade`` is what :meth:`grade` returned for it."""
         if type(grade) is not Grade:
             raise TypeError(f"grade must be a Grade, as grade() returns, got {type_name(grade)}")
-        if not grade.answered:
+        status = grade.status
+        if type(status) is not str or status not in ("right", "slip", "wrong"):  # a plain str: no caller's own +
             raise ValueError(
-                f"grade must be of a committed answer (right, slip or wrong): the reveal stays hidden for a "
-                f"{grade.status} one, got {short_repr(grade.status)}"
+                "grade must be of a committed answer (right, slip or wrong): the reveal stays hidden for any "
+                f"other, got status {short_repr(status)}"
             )
-        return self._verdicts()["v" + grade.status]
+        return self._verdicts()["v" + status]
 
     def _reveal_body(self) -> str:
         esc = html.escape

@@ -448,8 +448,11 @@ def t_interval(values: Any, level: float = 0.95) -> tuple[float, float, float]:
     if not fractions.Fraction(1, 100) <= exact <= 2 * fractions.Fraction(P_MAX) - 1:
         raise ValueError(f"level must be in [0.01, {2 * P_MAX - 1:.4f}], got {short_repr(level)}")
     mean = float(x.mean())
+    dev = x - mean
+    scale = float(np.abs(dev).max())  # deviations scaled to at most 1 before squaring: tiny values do not underflow
+    sd = scale * math.sqrt(float(np.sum((dev / scale) ** 2)) / (len(x) - 1)) if scale > 0 else 0.0
     p = min(float(fractions.Fraction(1, 2) + exact / 2), P_MAX)  # P_MAX at most, were it to round past it
-    half = t_quantile(p, len(x) - 1) * float(x.std(ddof=1)) / math.sqrt(len(x))
+    half = t_quantile(p, len(x) - 1) * sd / math.sqrt(len(x))
     return mean, mean - half, mean + half
 
 
