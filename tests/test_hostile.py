@@ -6592,3 +6592,42 @@ def test_hostile_pass_67_a_float32_answer_where_float32_is_due_is_not_told_to_co
     report = practice_mod.check(embed_rows)
     assert not report.passed and "float32" in report.label
     assert "yours is float32" not in report.problem and "float64" not in report.hint
+
+
+def test_hostile_pass_68_the_same_float_agrees_at_any_number_of_places(capsys):
+    """claims.check said DIFFERS for one float64 given as draft and computed when ``decimals`` asked for more
+    digits than the float holds (0.1 at 17 places: the draft read as 0.10000000000000000, the computed float as
+    0.1000000000000000055...). A draft cannot say more than which float64 it is. Oracle: the draft's figure and
+    the computed figure printed alike; a neighbouring float that Decimal rounds apart at those places differs."""
+    from decimal import Decimal
+
+    rng = np.random.default_rng(68)
+    samples = [1e15 + 0.3, 0.1, 1234567.1, 2.675, 1 / 3, -0.35, 5e-324, 1e300, 123.456]
+    samples += [float(x) for x in rng.normal(0, 10.0 ** rng.integers(-8, 16, size=200))]
+    for x in samples:
+        for decimals in (0, 2, 6, 12, 15, 17):
+            check("x", x, x, decimals)
+            line = capsys.readouterr().out
+            assert line.endswith(" -> agrees\n"), (x, decimals, line)
+            shown = line.split(": ", 1)[1].rsplit(" -> ", 1)[0]
+            draft_text, computed_text = shown.removeprefix("draft ").split(", computed ")
+            assert draft_text == computed_text, (x, decimals, line)
+    for x in (0.1, 0.7, 1234567.1):  # the next float up is a different figure at 17 places (Decimal says so)
+        up = float(np.nextafter(x, np.inf))
+        unit = Decimal(1).scaleb(-17)
+        if Decimal(repr(up)).quantize(unit) != Decimal(x).quantize(unit):
+            check("x", up, x, 17)
+            assert capsys.readouterr().out.endswith(" -> DIFFERS\n"), (x, up)
+
+
+def test_hostile_pass_68_a_fitted_size_stays_a_size_the_library_accepts():
+    """fitted_size((1, 99.9999)) returned a height of 100.0000044 inches (a hair over the rounded pixel height),
+    which check_figsize refuses; an Explorer given that figsize quoted the fitted size, not the caller's."""
+    for figsize in [(1, 99.9999), (6.4, 100), (0.005, 100), (6.4, 99.99999), (3, 0.005), (100, 100)]:
+        w, h = display.fitted_size(figsize)
+        assert display.check_figsize((w, h)) == (w, h)
+        assert h <= display.MAX_INCHES and w == display.FIGURE_WIDTH
+    for figsize in [(1, 99.9999), (6.4, 60)]:  # too many pixels at the book's width: the caller's figsize is named
+        with pytest.raises(ValueError, match=r"^figsize must fit the book's width") as err:
+            Explorer("t", [Control("a", "a", (1, 2))], lambda f, a: ((lambda a: "x"), []), figsize=figsize)
+        assert short_repr(figsize) in str(err.value)

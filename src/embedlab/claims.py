@@ -258,6 +258,8 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
     The computed value is rounded to ``decimals`` places (the precision the draft wrote) and
     compared with the draft's figure. A draft given to more places than ``decimals`` (an exact
     1/3, say) is first rounded to ``decimals`` places, so it is read as the figure a reader sees.
+    A draft that is the computed float64 agrees at any number of places: it cannot say more than
+    which float it is.
 
     Parameters
     ----------
@@ -298,9 +300,11 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
     # ``decimals`` places is its own figure, so it agrees when the computed value is within half a unit
     # of it; one written to more places agrees when both round alike: 0.6 at 0 places (1) differs from
     # 0.1 (0), and a typed 0.35 (half-way: 0.3 or 0.4) agrees with the float 0.35 (0.3499...97, so 0.3).
-    # No tolerance: a value that rounds the other way (1.5000000005 to 0 places) must not agree. Past
-    # 2**53 every float64 is a whole number and the draft cannot say more than which float it is: there
-    # it agrees when it is the same float64 (1e23 typed is the float 1e23 computed).
+    # No tolerance: a value that rounds the other way (1.5000000005 to 0 places) must not agree. A draft
+    # cannot say more than which float64 it is, so a draft that is the computed float64 agrees at any
+    # number of places: 0.1 at 17 places (the float is 0.1000000000000000055...), 1e15 + 0.3 at 2 (the
+    # float is ...000.25, typed as ...000.2). Past 2**53 every float64 is a whole number and is shown as
+    # that number (1e23 typed is the float 1e23 computed, 99,999,999,999,999,991,611,392).
     shown_draft: list[Fraction | float] = []
     shown_computed: list[Fraction | float] = []
     close = []
@@ -311,16 +315,20 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
             close.append(False)
             continue
         common = set(_roundings(w, decimals)) & set(_roundings(Fraction(x), decimals))
-        # past 2**53 the draft is the float64 of the decimal typed or the float64 it holds: a float32 1e23
-        # is the 1e23 typed, a float32 2**60 or 1e20 is the float64 it equals too
-        same_float = abs(x) >= 2.0**53 and (float(w) == x or typed == x)
+        # the draft is the float64 of the decimal typed (a float32 0.1 is 0.1, not 0.10000000149011612); past
+        # 2**53 it is the float64 it holds too: a float32 1e23 is the 1e23 typed, a float32 2**60 or 1e20 is
+        # the float64 it equals
+        same_float = float(w) == x or (abs(x) >= 2.0**53 and typed == x)
         close.append(bool(common) or same_float)
-        if same_float:
+        if same_float and abs(x) >= 2.0**53:
             shown_draft.append(Fraction(x))
             shown_computed.append(Fraction(x))
         elif common:  # the one figure both show
             shown_draft.append(min(common))
             shown_computed.append(min(common))
+        elif same_float:  # the computed float is the decimal the draft typed, to as many places as asked
+            shown_draft.append(round(w, decimals))
+            shown_computed.append(round(w, decimals))
         else:  # each rounded half to even: the draft from its decimal, the computed value from its exact binary
             shown_draft.append(round(w, decimals))
             shown_computed.append(round(Fraction(x), decimals))

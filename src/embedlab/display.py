@@ -170,8 +170,10 @@ def _fitted(w: float, h: float) -> tuple[float, float]:
     if not math.isfinite(h * DPI):  # a figure's own size may be any finite one
         raise ValueError(f"fig must be a figure of finite size, got {w:.4g} x {h:.4g} inches")
     css_h = max(1, round(h * DPI / PIXEL_RATIO))
-    # a hair over the exact height: matplotlib truncates the pixel size, and 675.9999 would lose a row
-    return (FIGURE_WIDTH, (css_h * PIXEL_RATIO + 1e-3) / DPI)
+    # a hair over the exact height: matplotlib truncates the pixel size, and 675.9999 would lose a row;
+    # but no more than MAX_INCHES for a height that was at most that (MAX_INCHES * DPI is whole pixels)
+    height = (css_h * PIXEL_RATIO + 1e-3) / DPI
+    return (FIGURE_WIDTH, min(height, MAX_INCHES) if h <= MAX_INCHES else height)
 
 
 def fit(fig: Any) -> Any:

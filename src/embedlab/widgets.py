@@ -856,6 +856,13 @@ class Explorer:
                 f"figsize must not be so wide for its height that the figure, laid out {display.FIGURE_WIDTH:g} "
                 f"inches wide, is under one CSS pixel tall; got {short_repr(figsize)}"
             )
+        wide, tall = fitted[0] * display.DPI, fitted[1] * display.DPI
+        if not wide * tall <= display.MAX_PIXELS:  # display.fit's own test, with the caller's figsize named
+            raise ValueError(
+                f"figsize must fit the book's width ({display.FIGURE_WIDTH:g} inches) in at most "
+                f"{display.MAX_PIXELS:,} pixels, got {short_repr(figsize)}: {wide:,.0f} x {tall:,.0f} pixels "
+                "once fitted"
+            )
         if issubclass(type(ncols), (bool, np.bool_)) or not is_a(ncols, numbers.Integral):
             raise TypeError(f"ncols must be a positive int, got {_describe(ncols)}")
         ncols = exact_int(ncols, "ncols")
