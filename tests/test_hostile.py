@@ -6631,3 +6631,101 @@ def test_hostile_pass_68_a_fitted_size_stays_a_size_the_library_accepts():
         with pytest.raises(ValueError, match=r"^figsize must fit the book's width") as err:
             Explorer("t", [Control("a", "a", (1, 2))], lambda f, a: ((lambda a: "x"), []), figsize=figsize)
         assert short_repr(figsize) in str(err.value)
+
+
+def test_hostile_pass_69_claims_same_float_in_its_own_precision_and_half_even_ties(capsys):
+    """A float32 or float16 compared with itself said DIFFERS past its own digits (float32 0.1 at 9 places: draft
+    0.100000000, computed 0.100000001): each is the same decimal typed in its own precision. A float32 draft
+    against the float64 it widens to still differs there (pass 16). A shared tie was shown rounded down (-2.5 at
+    0 places as -3, 3.5 as 3); it is shown half to even, as Python's round gives it."""
+    for x, places in [(np.float32(0.1), 9), (np.float16(0.1), 5), (np.float32(56.4), 6), (np.float16(-73.3125), 3)]:
+        check("x", x, x, places)
+        draft_text, computed_text = capsys.readouterr().out.split(": ", 1)[1].split(" -> ")[0].split(", computed ")
+        assert draft_text.removeprefix("draft ") == computed_text, (x, places)
+    for x, places in [(np.float32(0.1), 9), (np.float16(0.1), 5)]:
+        assert verdict_of(capsys, "x", x, x, places) == "agrees"
+        assert verdict_of(capsys, "x", x, float(x), places) == "DIFFERS"  # the float64 says more: 0.100000001
+    for x, places in [(-2.5, 0), (3.5, 0), (-0.125, 2), (0.375, 2), (2.5, 0)]:
+        check("x", x, x, places)
+        expected = f"{round(x, places):.{places}f}"
+        assert capsys.readouterr().out == f"x: draft {expected}, computed {expected} -> agrees\n", (x, places)
+
+
+def verdict_of(capsys, *args) -> str:
+    check(*args)
+    return capsys.readouterr().out.rstrip("\n").rsplit(" -> ", 1)[1]
+
+
+def test_hostile_pass_69_claims_label_is_one_printable_line(capsys):
+    """A label holding a newline printed a forged 'agrees' line before the real DIFFERS one; control and
+    direction characters passed too, though the message promised printable text."""
+    for label in ["a\nforged: draft 1, computed 1 -> agrees", "a\rb", "a\x00", "\x1b[31mred", "a\u202eb", "\ud800"]:
+        with pytest.raises(ValueError, match=r"^label must be printable text"):
+            check(label, 0.1, 0.9, 1)
+    assert capsys.readouterr().out == ""
+    check("h_A . e_2 (naive) -> é", 0.9, 0.9, 1)
+    assert capsys.readouterr().out.endswith("-> agrees\n")
+
+
+def test_hostile_pass_69_figure_size_messages_quote_the_callers_numbers():
+    """Explorer quoted an array figsize as 'array(dtype=float64, shape=(2,))' and a namedtuple as '<NT of 2
+    items>'; display.fit gave '1.165e+04 pixels' where Explorer said '11,652'; check_figsize quoted ('6', 3)
+    inside stray double quotes."""
+    import collections
+
+    import matplotlib.figure
+
+    size = collections.namedtuple("Size", "w h")
+    for figsize in [np.array([6.4, 51.79]), size(6.4, 51.79), [6.4, 51.79]]:
+        with pytest.raises(ValueError, match=r"^figsize must fit the book's width") as err:
+            Explorer("t", [Control("a", "a", (1, 2))], lambda f, a: ((lambda a: "x"), []), figsize=figsize)
+        assert "6.4, 51.79" in str(err.value) and "11,652 pixels" in str(err.value)
+    with pytest.raises(ValueError, match=r"^fig must fit the book's width") as err:
+        display.fit(matplotlib.figure.Figure(figsize=(6.4, 51.79)))
+    assert "1,440 x 11,652 pixels" in str(err.value)
+    with pytest.raises(TypeError) as err:
+        display.check_figsize(("6", 3))
+    assert str(err.value).endswith("got ('6', 3)")
+    with pytest.raises(ValueError) as err:
+        display.check_figsize(np.array([0.0, 3.0]))
+    assert str(err.value).endswith("got array([0.0, 3.0])")
+
+
+def test_hostile_pass_70_a_list_that_is_also_an_array_like_is_refused():
+    """A list subclass with its own __array__ was read two ways by claims.check: NumPy took the array it offers
+    (2**60), the reading of the items as typed took what the list holds (1), so the same draft agreed with 1 and
+    with 2**60. Such a list is refused by name wherever arrays are read."""
+    offers = type("B", (list,), {"__array__": lambda s, dtype=None, copy=None: np.array([2.0**60])})
+    interface = type("T", (tuple,), {"__array_interface__": property(lambda s: np.array([1.0]).__array_interface__)})
+    for value in (offers([1]), [offers([1])], interface((1.0,))):
+        for call, name in [
+            (lambda v: check("x", v, [1.0], 0), "draft"),
+            (lambda v: check("x", [1.0], v, 0), "computed"),
+            (lambda v: embedlab.softmax(v), "z"),
+            (lambda v: embedlab.lookup(np.eye(3), v), "ids"),
+        ]:
+            with pytest.raises(TypeError, match=rf"^{name} must be plain lists, tuples or arrays, got a .* array-like"):
+                call(value)
+
+
+def test_hostile_pass_70_figsize_messages_read_object_arrays_and_one_item_tuples():
+    """display._short called .item() on each item of a small array: an object array (np.array([1000.0, 2.0],
+    dtype=object)) raised AttributeError from check_figsize, fitted_size and Explorer. A one-item tuple was
+    quoted as '(0.001)', a float16 array by the float64 it widens to (0.0010004043579101562)."""
+    for figsize, quoted in [
+        (np.array([1000.0, 2.0], dtype=object), "array([1000.0, 2.0])"),
+        (np.array([1, 2, 3], dtype=object), "array([1, 2, 3])"),
+        ((0.001,), "(0.001,)"),
+        (np.array([0.001, 1], dtype=np.float16), "array([0.001, 1.0])"),
+    ]:
+        for call in (display.check_figsize, display.fitted_size):
+            with pytest.raises((TypeError, ValueError)) as err:
+                call(figsize)
+            assert str(err.value).startswith("figsize must") and str(err.value).endswith(f"got {quoted}")
+    with pytest.raises(ValueError, match=r"^figsize must fit the book's width .* got array\(\[6, 60\]\): "):
+        Explorer(
+            "t",
+            [Control("a", "a", (1, 2))],
+            lambda f, a: ((lambda a: "x"), []),
+            figsize=np.array([6, 60], dtype=object),
+        )

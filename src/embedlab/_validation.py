@@ -655,6 +655,14 @@ def _is_array_like(x: Any, name: str) -> bool:
     return any(_has(x, a, name) for a in ("__array__", "__array_interface__", "__array_struct__"))
 
 
+def _offers_array(kind: type) -> bool:
+    """Whether instances of ``kind`` give NumPy an array of their own (``__array__`` or an array interface)."""
+    try:
+        return any(hasattr(kind, m) for m in ("__array__", "__array_interface__", "__array_struct__"))
+    except Exception:  # a metaclass whose attribute lookup fails: read as offering one, so refused
+        return True
+
+
 def _sequence_bytes(x: list | tuple, name: str) -> int:
     """The bytes NumPy would take to make an array of a (nested) sequence, counted before it does.
 
@@ -720,6 +728,13 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
 
     def size(item: Any, depth: int) -> int:
         _no_false_class(item, name)  # by type: an item's own __class__ never runs
+        if issubclass(type(item), (list, tuple)) and _offers_array(type(item)):
+            # NumPy reads it as the array it offers, a reader of its items as what it holds: two answers
+            kind = "list" if issubclass(type(item), list) else "tuple"
+            raise TypeError(
+                f"{name} must be plain lists, tuples or arrays, got a {kind} subclass "
+                f"({short_repr(type(item).__name__)}) that is also an array-like (its own __array__ or array interface)"
+            )
         if issubclass(type(item), _PLAIN_NUMBERS):
             text["items"] += 1
             return 8

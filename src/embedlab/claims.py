@@ -282,7 +282,7 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
     if not issubclass(type(label), str):
         raise TypeError(f"label must be a str, got {_describe(label)}")
     label = plain_str(label)  # printed as the text it holds
-    if len(label) > 1000 or any("\ud800" <= c <= "\udfff" for c in label):
+    if len(label) > 1000 or not label.isprintable():  # one line: no newline, control or direction character
         raise ValueError(f"label must be printable text of at most 1,000 characters, got {short_repr(label)}")
     if issubclass(type(decimals), (bool, np.bool_)) or not is_a(decimals, numbers.Integral):
         raise TypeError(f"decimals must be an int, got {_describe(decimals)}")
@@ -300,15 +300,18 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
     # ``decimals`` places is its own figure, so it agrees when the computed value is within half a unit
     # of it; one written to more places agrees when both round alike: 0.6 at 0 places (1) differs from
     # 0.1 (0), and a typed 0.35 (half-way: 0.3 or 0.4) agrees with the float 0.35 (0.3499...97, so 0.3).
-    # No tolerance: a value that rounds the other way (1.5000000005 to 0 places) must not agree. A draft
-    # cannot say more than which float64 it is, so a draft that is the computed float64 agrees at any
-    # number of places: 0.1 at 17 places (the float is 0.1000000000000000055...), 1e15 + 0.3 at 2 (the
-    # float is ...000.25, typed as ...000.2). Past 2**53 every float64 is a whole number and is shown as
-    # that number (1e23 typed is the float 1e23 computed, 99,999,999,999,999,991,611,392).
+    # No tolerance: a value that rounds the other way (1.5000000005 to 0 places) must not agree. A float
+    # cannot say more than which float it is, so a draft that is the computed value agrees at any number
+    # of places: the computed float64 of the decimal the draft typed (0.1 at 17 places, though the float
+    # is 0.1000000000000000055...; 1e15 + 0.3 at 2, the float ...000.25 typed as ...000.2), or the same
+    # decimal typed in each one's own precision (a float32 0.1 against a float32 0.1 at 9 places). Past
+    # 2**53 every float64 is a whole number and is shown as that number (1e23 typed is the float 1e23
+    # computed, 99,999,999,999,999,991,611,392).
     shown_draft: list[Fraction | float] = []
     shown_computed: list[Fraction | float] = []
     close = []
-    for w, typed, x in zip(_written(draft, d), d.ravel().tolist(), exact.ravel().tolist(), strict=True):
+    written, written_computed = _written(draft, d), _written(computed, exact, "computed")
+    for w, wc, typed, x in zip(written, written_computed, d.ravel().tolist(), exact.ravel().tolist(), strict=True):
         if w is None or not math.isfinite(x):  # NaN and infinities: shown as they are, compared below
             shown_draft.append(typed if w is None else round(w, decimals))
             shown_computed.append(x)
@@ -318,14 +321,15 @@ def check(label: str, draft: Any, computed: Any, decimals: int) -> None:
         # the draft is the float64 of the decimal typed (a float32 0.1 is 0.1, not 0.10000000149011612); past
         # 2**53 it is the float64 it holds too: a float32 1e23 is the 1e23 typed, a float32 2**60 or 1e20 is
         # the float64 it equals
-        same_float = float(w) == x or (abs(x) >= 2.0**53 and typed == x)
+        same_float = w == wc or float(w) == x or (abs(x) >= 2.0**53 and typed == x)
         close.append(bool(common) or same_float)
         if same_float and abs(x) >= 2.0**53:
             shown_draft.append(Fraction(x))
             shown_computed.append(Fraction(x))
-        elif common:  # the one figure both show
-            shown_draft.append(min(common))
-            shown_computed.append(min(common))
+        elif common:  # the one figure both show: rounded half to even where both neighbours are common
+            shown = round(w, decimals) if round(w, decimals) in common else min(common)
+            shown_draft.append(shown)
+            shown_computed.append(shown)
         elif same_float:  # the computed float is the decimal the draft typed, to as many places as asked
             shown_draft.append(round(w, decimals))
             shown_computed.append(round(w, decimals))

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import _is_one_of, is_a
+from ._validation import is_a
 
 __all__ = [
     "CSS_WIDTH",
@@ -139,12 +139,24 @@ def check_figure(fig: Any, name: str = "fig") -> Any:
 def _short(value: Any) -> str:
     from ._validation import short_repr
 
-    if (
-        _is_one_of(type(value), (list, tuple)) and len(value) <= 4
-    ):  # a figsize: each side cut on its own (10**5000, say)
-        inner = ", ".join(short_repr(v, 28) for v in value)
-        return short_repr(f"({inner})" if issubclass(type(value), tuple) else f"[{inner}]", 60).strip("'")
-    return short_repr(value, 60)
+    base = tuple if issubclass(type(value), tuple) else list if issubclass(type(value), list) else None
+    if base is not None and base.__len__(value) <= 4:  # a figsize, read by the base type's own methods
+        inner = ", ".join(short_repr(v, 28) for v in base.__iter__(value))  # each side cut on its own (10**5000)
+        text = f"({inner}{',' if base.__len__(value) == 1 else ''})" if base is tuple else f"[{inner}]"
+    elif type(value) is np.ndarray and value.ndim == 1 and value.size <= 4:  # its numbers, not its shape alone
+        if value.dtype.kind in "biuf":  # each number as its own dtype prints it: a float16 0.001 as 0.001
+            parts = [str(v)[:28] for v in value]
+        else:  # objects and the rest: each item as short_repr shows it
+            parts = [short_repr(v, 28) for v in value.tolist()]
+        text = f"array([{', '.join(parts)}])"
+    else:
+        return short_repr(value, 60)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _pixels(count: float) -> str:
+    """A pixel count as a message gives it: 11,652, or 1.165e+20 past what a whole number shows well."""
+    return f"{count:,.0f}" if count < 1e12 else f"{count:.4g}"
 
 
 def fitted_size(figsize: tuple[float, float]) -> tuple[float, float]:
@@ -185,7 +197,7 @@ def fit(fig: Any) -> Any:
     if not pixels <= MAX_PIXELS:  # checked before the figure is changed
         raise ValueError(
             f"fig must fit the book's width in at most {MAX_PIXELS:,} pixels, got a figure of "
-            f"{size[0] * DPI:.4g} x {size[1] * DPI:.4g} pixels once fitted"
+            f"{_pixels(size[0] * DPI)} x {_pixels(size[1] * DPI)} pixels once fitted"
         )
     fig.set_size_inches(*size, forward=False)
     fig.set_dpi(DPI)

@@ -860,8 +860,8 @@ class Explorer:
         if not wide * tall <= display.MAX_PIXELS:  # display.fit's own test, with the caller's figsize named
             raise ValueError(
                 f"figsize must fit the book's width ({display.FIGURE_WIDTH:g} inches) in at most "
-                f"{display.MAX_PIXELS:,} pixels, got {short_repr(figsize)}: {wide:,.0f} x {tall:,.0f} pixels "
-                "once fitted"
+                f"{display.MAX_PIXELS:,} pixels, got {display._short(figsize)}: "
+                f"{display._pixels(wide)} x {display._pixels(tall)} pixels once fitted"
             )
         if issubclass(type(ncols), (bool, np.bool_)) or not is_a(ncols, numbers.Integral):
             raise TypeError(f"ncols must be a positive int, got {_describe(ncols)}")
