@@ -6729,3 +6729,80 @@ def test_hostile_pass_70_figsize_messages_read_object_arrays_and_one_item_tuples
             lambda f, a: ((lambda a: "x"), []),
             figsize=np.array([6, 60], dtype=object),
         )
+
+
+def test_hostile_pass_71_an_array_offered_by_the_instance_is_refused_too():
+    """Pass 70's refusal looked for __array__ on the class only: a list or namedtuple subclass instance given its
+    own __array__ or __array_interface__ (or a class __getattr__ serving one) was read two ways again."""
+    import collections
+
+    listy = type("L", (list,), {})
+    named = type("NTd", (collections.namedtuple("NT", "a b"),), {})
+    served = type(
+        "G",
+        (list,),
+        {
+            "__getattr__": lambda s, k: (
+                np.array([5.0]).__array_interface__ if k == "__array_interface__" else object.__getattribute__(s, k)
+            )
+        },
+    )
+    a, b, c, d = listy([1]), named(1, 2), listy([0, 1, 2]), served([1.0])
+    a.__array__ = lambda *args, **kw: np.array([7.0])
+    b.__array__ = lambda *args, **kw: np.array([7, 9])
+    c.__array_interface__ = np.array([0, 1, 0]).__array_interface__
+    for call, name in [
+        (lambda: check("x", [a], [[1.0]], 0), "draft"),
+        (lambda: check("x", [[1.0, 2.0]], [b], 0), "computed"),
+        (lambda: embedlab.softmax(b), "z"),
+        (lambda: embedlab.one_hot(c, 3), "ids"),
+        (lambda: embedlab.softmax(d), "z"),
+    ]:
+        with pytest.raises(TypeError, match=rf"^{name} must be plain lists, tuples or arrays, got a .* array-like"):
+            call()
+
+
+def test_hostile_pass_71_an_array_like_or_sequence_object_is_read_once():
+    """one_hot and lookup read an array-like three times (sizing, conversion, then item by item): an __array__
+    answering [0, 1, 2], then [0., 1., 2.], then [0, 0] gave a raw broadcast error naming nothing. A sequence
+    object whose len() said 2 while it held 10**8 items was sized as 2 and converted as 10**8."""
+
+    class Shifting:
+        def __init__(self):
+            self.calls = 0
+
+        def __array__(self, dtype=None, copy=None):
+            self.calls += 1
+            return [np.array([0, 1, 2]), np.array([0.0, 1.0, 2.0]), np.array([0, 0])][min(self.calls - 1, 2)]
+
+    ids = Shifting()
+    np.testing.assert_array_equal(embedlab.one_hot(ids, 3), np.eye(3))  # the first answer, the only one read
+    assert ids.calls == 1
+    np.testing.assert_array_equal(
+        embedlab.lookup(np.arange(6.0).reshape(3, 2), Shifting()), np.arange(6.0).reshape(3, 2)
+    )
+
+    class LenLie:
+        def __len__(self):
+            return 2
+
+        def __getitem__(self, i):
+            if i < 10**8:
+                return float(i)
+            raise IndexError(i)
+
+    with pytest.raises(ValueError, match=r"^z must be a sequence whose len\(\) counts its items"):
+        embedlab.softmax(LenLie())
+
+    class Seq:  # an honest sequence object is read as before
+        def __init__(self, v):
+            self.v = v
+
+        def __len__(self):
+            return len(self.v)
+
+        def __getitem__(self, i):
+            return self.v[i]
+
+    np.testing.assert_allclose(embedlab.softmax(Seq([1.0, 2.0])), embedlab.softmax([1.0, 2.0]))
+    np.testing.assert_array_equal(embedlab.one_hot(Seq([0, 2]), 3), np.eye(3)[[0, 2]])

@@ -462,6 +462,8 @@ def as_array(x: Any, name: str, what: str) -> np.ndarray:
         or _is_array_like(x, name)
     ):  # a list of broadcast arrays, a memoryview, a sequence object, an array-like: sized as NumPy would
         # copy them, four times over: NumPy's conversion of nested Python sequences, and the work arrays after it
+        if not issubclass(type(x), (list, tuple, memoryview, str, bytes)):
+            x = _read_once(x, name, what)  # what is sized is what NumPy converts, and what a caller reads again
         check_nbytes((4 * _sequence_bytes([x], name),), np.uint8, name)
     try:
         return np.asarray(x)
@@ -651,16 +653,45 @@ def _has(x: Any, attribute: str, name: str) -> bool:
         ) from None
 
 
+def _read_once(x: Any, name: str, what: str) -> Any:
+    """An array-like or a sequence object read once: the array it offers, or a list of its items by index.
+
+    NumPy would read it again to convert it (an ``__array__`` that answers differently each time, or a
+    ``__len__`` that says 2 of a sequence that yields 10**8 items, would be sized as one thing and
+    converted as another). A sequence object is read as many items as its ``len`` says, and refused if
+    it has more. Anything else, or one whose reading fails, is returned as it is: NumPy's own
+    conversion says what is wrong with it.
+    """
+    if _is_array_like(x, name):
+        try:
+            return np.asarray(x)  # the array it offers, as a view where it is one
+        except Exception as exc:  # an array-like whose own conversion fails, however it fails
+            raise TypeError(f"{name} must be an array of {what}, got {_describe(x)} ({type_name(exc)})") from None
+    if _has(x, "keys", name) or not _has(type(x), "__getitem__", name):  # a mapping or a set: not read by index
+        return x
+    try:
+        n = len(x)
+    except Exception:
+        return x
+    if not issubclass(type(n), int) or n < 0 or _PER_PYTHON_ITEM * n > _max_bytes():  # sized by len alone below
+        return x
+    get = type(x).__getitem__
+    try:
+        items = [get(x, i) for i in range(n)]
+    except Exception:
+        return x
+    try:
+        get(x, n)
+    except Exception:  # IndexError, as a sequence ends (or any other refusal past its end)
+        return items
+    raise ValueError(
+        f"{name} must be a sequence whose len() counts its items, got {_describe(x)}: len() is {n:,}, "
+        f"yet it has an item at index {n:,}"
+    )
+
+
 def _is_array_like(x: Any, name: str) -> bool:
     return any(_has(x, a, name) for a in ("__array__", "__array_interface__", "__array_struct__"))
-
-
-def _offers_array(kind: type) -> bool:
-    """Whether instances of ``kind`` give NumPy an array of their own (``__array__`` or an array interface)."""
-    try:
-        return any(hasattr(kind, m) for m in ("__array__", "__array_interface__", "__array_struct__"))
-    except Exception:  # a metaclass whose attribute lookup fails: read as offering one, so refused
-        return True
 
 
 def _sequence_bytes(x: list | tuple, name: str) -> int:
@@ -728,7 +759,7 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
 
     def size(item: Any, depth: int) -> int:
         _no_false_class(item, name)  # by type: an item's own __class__ never runs
-        if issubclass(type(item), (list, tuple)) and _offers_array(type(item)):
+        if issubclass(type(item), (list, tuple)) and _is_array_like(item, name):  # its class's or its own
             # NumPy reads it as the array it offers, a reader of its items as what it holds: two answers
             kind = "list" if issubclass(type(item), list) else "tuple"
             raise TypeError(
@@ -801,7 +832,8 @@ def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
         # np.int64 and np.uint64 becomes float64, and Python ints beyond int64 an object array: the
         # caller passed integers all the same, so they are read one by one, exactly. An object array
         # broadcast from one value is read once (compact), and sized as what it would become.
-        objects = compact(arr) if issubclass(type(ids), np.ndarray) else np.asarray(ids, dtype=object)
+        # a list is read again item by item; anything else was read once, into arr
+        objects = np.asarray(ids, dtype=object) if issubclass(type(ids), (list, tuple)) else compact(arr)
         flat = [v[()] if issubclass(type(v), np.ndarray) and v.ndim == 0 else v for v in objects.ravel()]
         if any(issubclass(type(x), (bool, np.bool_)) for x in flat):
             raise TypeError(f"{name} must be integer token ids, got a sequence containing bools")
@@ -900,6 +932,12 @@ def check_float_array(
 def _items(x: Any, arr: np.ndarray) -> list | None:
     """The numbers a (nested) list held, as scalars (0-d arrays unwrapped), or None where NumPy's array
     does not line up with them item for item."""
+    if not issubclass(type(x), (list, tuple)):  # a sequence object or an array-like was read once, into arr
+        return (
+            None
+            if arr.dtype.kind != "O"
+            else [v[()] if issubclass(type(v), np.ndarray) and v.ndim == 0 else v for v in arr.ravel()]
+        )
     objects = np.asarray(x, dtype=object)
     if objects.shape != arr.shape:
         return None
