@@ -2399,12 +2399,13 @@ def test_hostile_pass_13_rows():
         ("B = np.broadcast_to(1.0, (10**9,)); S = type('S', (), {'__len__': lambda s: 2, "
          "'__getitem__': lambda s, i: B if i < 2 else [][i]})", "embedlab.softmax(S())", "z is too large"),
         ("B = np.broadcast_to(1.0, (10**9,)); S = type('S', (), {'__len__': lambda s: 2, "
-         "'__getitem__': lambda s, i: B if i < 2 else [][i]})", "embedlab.softmax([S()])", "z is too large"),
+         "'__getitem__': lambda s, i: B if i < 2 else [][i]})", "embedlab.softmax([S()])",
+         "z must hold plain lists, tuples or arrays"),  # nested, NumPy would iterate it unbounded (pass 72)
         # an array-like is sized as the array it gives, at the top and inside a list
         ("B = np.broadcast_to(1.0, (10**9,)); A = type('A', (), {'__array__': lambda s, dtype=None, copy=None: B})",
          "embedlab.softmax(A())", "z is too large"),
         ("B = np.broadcast_to(1.0, (10**9,)); A = type('A', (), {'__array__': lambda s, dtype=None, copy=None: B})",
-         "embedlab.dot(A(), [1.0])", "a is too large"),
+         "embedlab.dot(A(), A())", "a and b is too large"),  # read once as the view it is, sized where it is used
         ("B = np.broadcast_to(1.0, (10**9,)); A = type('A', (), {'__array__': lambda s, dtype=None, copy=None: B})",
          "embedlab.saturation_prob(A())", "t is too large"),
         ("B = np.broadcast_to(1.0, (10**9,)); I = type('I', (), {'__array_interface__': B.__array_interface__, "
@@ -2654,10 +2655,10 @@ def test_hostile_pass_15_check_arguments_are_refused_by_name():
 @pytest.mark.parametrize(
     ("setup", "call", "words"),
     [
-        # a lazy tree of 2**41 sequence objects is refused after two million, not walked to its end
+        # a lazy tree of 2**41 sequence objects is refused at its first nested one, not walked to its end
         ("T = type('T', (), {'__init__': lambda s, d=0: setattr(s, 'd', d), '__len__': lambda s: 2, "
          "'__getitem__': lambda s, i: (T(s.d + 1) if s.d < 40 else 1.0) if i < 2 else [][i]})",
-         "embedlab.softmax(T())", "z must hold at most 2,000,000 nested"),
+         "embedlab.softmax(T())", "z must hold plain lists, tuples or arrays"),  # nested: refused (pass 72)
         # every sentence so far is sized before the next is read
         ("", "embedlab.corpus.context_windows([np.broadcast_to(np.int64(0), (10**8,))] * 10**4, 2)",
          "sentences is too large"),
@@ -6806,3 +6807,55 @@ def test_hostile_pass_71_an_array_like_or_sequence_object_is_read_once():
 
     np.testing.assert_allclose(embedlab.softmax(Seq([1.0, 2.0])), embedlab.softmax([1.0, 2.0]))
     np.testing.assert_array_equal(embedlab.one_hot(Seq([0, 2]), 3), np.eye(3)[[0, 2]])
+
+
+def test_hostile_pass_72_sequence_objects_are_read_once_as_numpy_reads_them():
+    """Pass 71's read by index made a deque of 3 million floats take 128 s (indexing a deque is linear), lost
+    the bools, mixed int types and big ints a list's readers see (deque([True, 2]) looked up row 1; dot of
+    deque([2**64 - 1, 1]) rounded silently), and handed some objects back unread (one with a keys attribute
+    hung NumPy's conversion). A sequence object is now read once by its iterator, up to one item past len(),
+    and every reader after that reads the list it became; one nested in a list is refused by name (NumPy would
+    iterate it unbounded); compare's seeds lookup refuses a failing __getattr__ by name."""
+    import collections
+
+    endless = type("S", (), {"__len__": lambda s: 2, "__getitem__": lambda s, i: 1.0})
+    with pytest.raises(TypeError, match=r"^z must hold plain lists, tuples or arrays, got S"):
+        embedlab.softmax([endless()])
+    with pytest.raises(TypeError, match=r"^z must hold plain lists, tuples or arrays, got deque"):
+        embedlab.softmax([collections.deque([1.0, 2.0])])
+    keyed = type("K", (), {"keys": None, "__len__": lambda s: 2, "__getitem__": lambda s, i: 1.0})
+    with pytest.raises(ValueError, match=r"^z must be a sequence whose len\(\) counts its items"):
+        embedlab.softmax(keyed())
+    np.testing.assert_allclose(
+        embedlab.softmax(collections.deque([0.5] * 300_000)), np.full(300_000, 1 / 300_000), rtol=1e-12
+    )
+    E = embedlab.E_TOY
+    with pytest.raises(TypeError, match=r"^ids must be integer token ids, got a sequence containing bools"):
+        embedlab.lookup(E, collections.deque([True, 2]))
+    ids = collections.deque([np.int64(1), np.uint64(2)])
+    np.testing.assert_array_equal(embedlab.lookup(E, ids), embedlab.lookup(E, [np.int64(1), np.uint64(2)]))
+    with pytest.raises(ValueError, match=r"^ids must be in \[0, 3\] for a vocabulary of 4, got 9223372036854775808"):
+        embedlab.lookup(E, collections.deque([0, 2**63]))
+    with pytest.raises(ValueError, match=r"^a must hold integers of at most 2\*\*53"):
+        embedlab.dot(collections.deque([2**64 - 1, 1]), [1.0, 0.0])
+    with pytest.raises(TypeError, match=r"^seeds must"):
+        embedlab.compare(type("K", (), {"__getattr__": lambda s, n: {}[n]})())
+
+
+def test_hostile_pass_72_plane_basis_reads_its_arguments_once():
+    """plane_basis read a and b again with np.asarray for their dtype: an __array__ that worked once and then
+    raised gave a RuntimeError."""
+
+    class Once:
+        def __init__(self):
+            self.calls = 0
+
+        def __array__(self, dtype=None, copy=None):
+            self.calls += 1
+            if self.calls > 1:
+                raise RuntimeError("read twice")
+            return np.array([2.0, 0.0, 0.0])
+
+    a = Once()
+    np.testing.assert_array_equal(embedlab.plane_basis(a, [1.0, 1.0, 0.0]), [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    assert a.calls == 1

@@ -462,8 +462,7 @@ def as_array(x: Any, name: str, what: str) -> np.ndarray:
         or _is_array_like(x, name)
     ):  # a list of broadcast arrays, a memoryview, a sequence object, an array-like: sized as NumPy would
         # copy them, four times over: NumPy's conversion of nested Python sequences, and the work arrays after it
-        if not issubclass(type(x), (list, tuple, memoryview, str, bytes)):
-            x = _read_once(x, name, what)  # what is sized is what NumPy converts, and what a caller reads again
+        x = read_once(x, name, what)  # what is sized is what NumPy converts (a caller reads what read_once gave)
         check_nbytes((4 * _sequence_bytes([x], name),), np.uint8, name)
     try:
         return np.asarray(x)
@@ -653,41 +652,51 @@ def _has(x: Any, attribute: str, name: str) -> bool:
         ) from None
 
 
-def _read_once(x: Any, name: str, what: str) -> Any:
-    """An array-like or a sequence object read once: the array it offers, or a list of its items by index.
+def read_once(x: Any, name: str, what: str) -> Any:
+    """An array-like or a sequence object read once, as NumPy would read it: the array it offers, or a
+    list of the items its iterator gives; anything else (a list, a tuple, an array, a number) as it is.
 
-    NumPy would read it again to convert it (an ``__array__`` that answers differently each time, or a
-    ``__len__`` that says 2 of a sequence that yields 10**8 items, would be sized as one thing and
-    converted as another). A sequence object is read as many items as its ``len`` says, and refused if
-    it has more. Anything else, or one whose reading fails, is returned as it is: NumPy's own
-    conversion says what is wrong with it.
+    Read again, it could say something else: an ``__array__`` that answers differently each time, or
+    a ``len()`` of 2 over an iterator of 10**8 items, would be sized as one thing and converted as
+    another. A sequence object is read up to one item past its ``len()``, and refused if it has that
+    item. Public readers call this first and then read only what it returns.
     """
+    kind = type(x)
+    if issubclass(kind, (list, tuple, np.ndarray, np.generic, memoryview, str, bytes, range, dict)) or is_a(
+        x, numbers.Number
+    ):
+        return x
     if _is_array_like(x, name):
         try:
             return np.asarray(x)  # the array it offers, as a view where it is one
         except Exception as exc:  # an array-like whose own conversion fails, however it fails
             raise TypeError(f"{name} must be an array of {what}, got {_describe(x)} ({type_name(exc)})") from None
-    if _has(x, "keys", name) or not _has(type(x), "__getitem__", name):  # a mapping or a set: not read by index
+    try:
+        memoryview(x).release()  # a buffer (array.array, bytearray): NumPy reads its memory, not its items
+        return x
+    except Exception:
+        pass
+    if not (_has(kind, "__getitem__", name) and _has(kind, "__len__", name)):  # not a sequence to NumPy
         return x
     try:
         n = len(x)
-    except Exception:
-        return x
-    if not issubclass(type(n), int) or n < 0 or _PER_PYTHON_ITEM * n > _max_bytes():  # sized by len alone below
-        return x
-    get = type(x).__getitem__
+    except Exception as exc:
+        raise TypeError(
+            f"{name} must be an array of {what}, got {_describe(x)} whose len() fails ({type_name(exc)})"
+        ) from None
+    check_nbytes((_PER_PYTHON_ITEM * n,), np.uint8, name)  # its items as Python objects, before they are read
     try:
-        items = [get(x, i) for i in range(n)]
-    except Exception:
-        return x
-    try:
-        get(x, n)
-    except Exception:  # IndexError, as a sequence ends (or any other refusal past its end)
-        return items
-    raise ValueError(
-        f"{name} must be a sequence whose len() counts its items, got {_describe(x)}: len() is {n:,}, "
-        f"yet it has an item at index {n:,}"
-    )
+        items = list(itertools.islice(iter(x), n + 1))  # as NumPy reads it (its __iter__, or __getitem__ to the end)
+    except Exception as exc:
+        raise TypeError(
+            f"{name} must be an array of {what}, got {_describe(x)} whose items cannot be read ({type_name(exc)})"
+        ) from None
+    if len(items) > n:
+        raise ValueError(
+            f"{name} must be a sequence whose len() counts its items, got {_describe(x)}: len() is {n:,}, "
+            f"yet it has more items"
+        )
+    return items
 
 
 def _is_array_like(x: Any, name: str) -> bool:
@@ -800,9 +809,15 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
                 return 8
             text["items"] += a.size
             return a.size * max(a.itemsize, 8)
-        if issubclass(type(item), (list, tuple)) or (
-            _has(item, "__len__", name) and _has(item, "__getitem__", name) and not issubclass(type(item), dict)
-        ):
+        if issubclass(type(item), (list, tuple)):
+            return items(item, depth)
+        if _has(item, "__len__", name) and _has(item, "__getitem__", name) and not issubclass(type(item), dict):
+            if depth > 1:  # inside the caller's list (depth 1 is the caller's own argument, read by read_once)
+                # NumPy reads it by its own iterator, which no count made here can bound
+                raise TypeError(
+                    f"{name} must hold plain lists, tuples or arrays, got {_describe(item)} inside it; "
+                    "convert it with list() first"
+                )
             return items(item, depth)
         text["items"] += 1
         return 8
@@ -824,6 +839,7 @@ def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
             f"{name} must be integer token ids, got the string {short_repr(ids)}; "
             "use embedlab.token_id(token) to turn a token into its id"
         )
+    ids = read_once(ids, name, "integer token ids")  # an array-like or a sequence object: read here, once
     arr = as_array(ids, name, "integer token ids")
     if arr.size == 0:  # before the dtype: np.asarray([]) is float64, which is not the problem
         raise ValueError(f"{name} must hold at least one token id, got an empty array of shape {arr.shape}")
@@ -832,8 +848,7 @@ def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
         # np.int64 and np.uint64 becomes float64, and Python ints beyond int64 an object array: the
         # caller passed integers all the same, so they are read one by one, exactly. An object array
         # broadcast from one value is read once (compact), and sized as what it would become.
-        # a list is read again item by item; anything else was read once, into arr
-        objects = np.asarray(ids, dtype=object) if issubclass(type(ids), (list, tuple)) else compact(arr)
+        objects = compact(arr) if issubclass(type(ids), np.ndarray) else np.asarray(ids, dtype=object)
         flat = [v[()] if issubclass(type(v), np.ndarray) and v.ndim == 0 else v for v in objects.ravel()]
         if any(issubclass(type(x), (bool, np.bool_)) for x in flat):
             raise TypeError(f"{name} must be integer token ids, got a sequence containing bools")
@@ -888,6 +903,7 @@ def check_float_array(
     """
     if issubclass(type(x), (str, bytes)):
         raise TypeError(f"{name} must be an array of real numbers, got the string {short_repr(x)}")
+    x = read_once(x, name, "real numbers")  # an array-like or a sequence object: read here, once
     arr = as_array(x, name, "real numbers")
     ints = passed_ints(x, arr)
     if ints is None and big_ints_among(x, arr, name):
@@ -932,12 +948,6 @@ def check_float_array(
 def _items(x: Any, arr: np.ndarray) -> list | None:
     """The numbers a (nested) list held, as scalars (0-d arrays unwrapped), or None where NumPy's array
     does not line up with them item for item."""
-    if not issubclass(type(x), (list, tuple)):  # a sequence object or an array-like was read once, into arr
-        return (
-            None
-            if arr.dtype.kind != "O"
-            else [v[()] if issubclass(type(v), np.ndarray) and v.ndim == 0 else v for v in arr.ravel()]
-        )
     objects = np.asarray(x, dtype=object)
     if objects.shape != arr.shape:
         return None

@@ -221,8 +221,9 @@ def plane_basis(a: Any, b: Any) -> np.ndarray:
     array([[1., 0., 0.],
            [0., 1., 0.]])
     """
+    a, b = _pair(a, b)  # read once: the checks and the dtype below see the same arrays
     u1, ub = _unit(a, b)
-    dtype = np.result_type(*(np.asarray(v).dtype if np.asarray(v).dtype.kind == "f" else np.float64 for v in (a, b)))
+    dtype = np.result_type(*(v.dtype if v.dtype.kind == "f" else np.float64 for v in (a, b)))
     rest = ub - (ub @ u1) * u1  # the part of b's direction not along a
     rest = rest - (rest @ u1) * u1  # once more: the first pass leaves a rounding-sized part along a
     nr = float(np.sqrt(rest @ rest))

@@ -23,6 +23,7 @@ from ._validation import (
     object_ints,
     passed_ints,
     raise_big_ints,
+    read_once,
     work_dtype,
 )
 
@@ -47,6 +48,7 @@ def _int_logits_shifted(z: Any, name: str, axis: Any) -> Any:
     _no_false_class(z, name)
     if issubclass(type(z), (str, bytes, bool, np.bool_)):
         return z
+    z = read_once(z, name, "real numbers")  # an array-like or a sequence object: read here, once
     arr = as_array(z, name, "real numbers")  # a list is converted (and walked, and sized) here once
     if arr.ndim == 0 or arr.size == 0:
         return arr
@@ -341,6 +343,7 @@ def saturation_prob(t: Any, n_others: int = 3) -> Any:
     _no_false_class(t, "t")
     if issubclass(type(t), (str, bytes, bool, np.bool_, complex, np.complexfloating)):
         raise TypeError(f"t must be a real number or array of real numbers, got {_describe(t)}")
+    t = read_once(t, "t", "real numbers")  # an array-like or a sequence object: read here, once
     raw = as_array(t, "t", "real numbers")
     ints = passed_ints(t, raw)  # a list NumPy made float64 or objects, though it held integers
     if ints is not None:

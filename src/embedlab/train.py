@@ -27,6 +27,7 @@ import numpy as np
 
 from ._validation import (
     _describe,
+    _has,
     _is_one_of,
     as_array,
     check_choice,
@@ -1317,7 +1318,7 @@ def compare(
     """
     if (
         is_a(seeds, (numbers.Number, str, bytes, dict))
-        or not hasattr(seeds, "__iter__")
+        or not _has(seeds, "__iter__", "seeds")
         or (issubclass(type(seeds), np.ndarray) and seeds.ndim != 1)
     ):
         raise TypeError(f"seeds must be a sequence of ints, got {type_name(seeds)} {short_repr(seeds)}")
