@@ -6859,3 +6859,29 @@ def test_hostile_pass_72_plane_basis_reads_its_arguments_once():
     a = Once()
     np.testing.assert_array_equal(embedlab.plane_basis(a, [1.0, 1.0, 0.0]), [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
     assert a.calls == 1
+
+
+def test_hostile_pass_73_integers_at_2_53_buffers_and_masked_items():
+    """softmax([2**53 + 1, np.uint64(2**53)]) gave [0.5, 0.5]: NumPy made the list float64, 2**53 + 1 became
+    2**53, and the integers were recovered only above 2**53. An array.array or bytearray was walked item by item
+    (28 s for 240 MB, then refused as 4.8 GB); nested, refused as a sequence object. A masked array or
+    np.ma.masked inside a list had its mask dropped (with NumPy's UserWarning)."""
+    import array
+
+    z = [2**53 + 1, 2**53]
+    expected = [1 / (1 + math.exp(-1)), 1 / (1 + math.exp(1))]
+    np.testing.assert_allclose(embedlab.softmax([2**53 + 1, np.uint64(2**53)]), expected, rtol=1e-15)
+    np.testing.assert_allclose(embedlab.softmax(z), expected, rtol=1e-15)
+    with pytest.raises(ValueError, match=r"^a must hold integers of at most 2\*\*53"):
+        embedlab.dot([np.uint64(2**53 + 1), np.int64(0)], [1.0, 0.0])
+    assert embedlab.dot([np.uint64(2**53), np.int64(0)], [1.0, 0.0]) == 2.0**53  # exactly 2**53 is held
+    big = array.array("d", bytes(8 * 2_000_000))
+    np.testing.assert_array_equal(embedlab.softmax(big), np.full(2_000_000, 1 / 2_000_000))
+    assert embedlab.softmax(array.array("f", [1, 2])).dtype == np.float32
+    np.testing.assert_allclose(embedlab.softmax([array.array("d", [1, 2])]), embedlab.softmax([[1.0, 2.0]]))
+    np.testing.assert_array_equal(embedlab.lookup(embedlab.E_TOY, bytearray(b"\x01\x02")), embedlab.E_TOY[[1, 2]])
+    for value in ([np.ma.masked, 2.0, 3.0], [np.ma.array([1.0, 2.0, 3.0], mask=[0, 1, 0])]):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(TypeError, match=r"^z must hold plain arrays: masked arrays are not supported"):
+                embedlab.softmax(value)

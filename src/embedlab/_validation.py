@@ -768,6 +768,11 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
 
     def size(item: Any, depth: int) -> int:
         _no_false_class(item, name)  # by type: an item's own __class__ never runs
+        if issubclass(type(item), np.ma.MaskedArray):  # np.ma.masked too: NumPy would drop the mask (and warn)
+            raise TypeError(
+                f"{name} must hold plain arrays: masked arrays are not supported (the mask would be silently "
+                f"dropped), got {_describe(item)} inside it; pass its .filled(...) or .compressed()"
+            )
         if issubclass(type(item), (list, tuple)) and _is_array_like(item, name):  # its class's or its own
             # NumPy reads it as the array it offers, a reader of its items as what it holds: two answers
             kind = "list" if issubclass(type(item), list) else "tuple"
@@ -800,6 +805,14 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
                 return item.nbytes
             except ValueError:  # a released memoryview
                 raise ValueError(f"{name} must not hold a released memoryview") from None
+        if not issubclass(type(item), (list, tuple, range)):
+            try:  # a buffer (array.array, bytearray): NumPy reads its memory, so it is sized by it, not walked
+                with memoryview(item) as view:
+                    return max(view.nbytes, 8 * view.nbytes // max(view.itemsize, 1))
+            except TypeError:  # no buffer
+                pass
+            except Exception:  # a buffer that fails: NumPy's own conversion below says so
+                return 8
         if issubclass(type(item), range):
             return _PER_PYTHON_ITEM * range_len(item)
         if _is_array_like(item, name):
@@ -974,8 +987,8 @@ def passed_ints(x: Any, arr: np.ndarray) -> np.ndarray | None:
             finite = np.isfinite(arr)
             if not np.all(finite & (arr == np.round(arr))):
                 return None  # a float that is not a whole number: not a list of integers
-            if not float(np.max(np.abs(arr))) > 2**53:  # in Python floats: 2**53 as a float16 overflows
-                return None  # whole numbers within 2**53: the float array holds each exactly
+            if float(np.max(np.abs(arr))) < 2**53:  # in Python floats: 2**53 as a float16 overflows
+                return None  # whole numbers below 2**53: the float array holds each exactly (2**53 may be 2**53 + 1)
     items = _items(x, arr)
     if items is None or not all(_is_int(v) for v in items):
         return None
@@ -999,8 +1012,8 @@ def big_ints_among(x: Any, arr: np.ndarray, name: str) -> bool:
         return False
     if arr.dtype.kind == "f":
         with np.errstate(invalid="ignore"):
-            if not float(np.max(np.abs(np.where(np.isfinite(arr), arr, 0.0)))) > 2**53:
-                return False  # every entry within 2**53: any integer among them is held exactly
+            if float(np.max(np.abs(np.where(np.isfinite(arr), arr, 0.0)))) < 2**53:
+                return False  # every entry below 2**53: any integer among them is held exactly (2**53 may be rounded)
     items = _items(x, arr)
     if items is None or not all(is_a(v, (numbers.Real, bool, np.bool_)) for v in items):
         return False  # not all numbers (None, str): refused as such elsewhere
