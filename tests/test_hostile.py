@@ -6885,3 +6885,20 @@ def test_hostile_pass_73_integers_at_2_53_buffers_and_masked_items():
             warnings.simplefilter("error")
             with pytest.raises(TypeError, match=r"^z must hold plain arrays: masked arrays are not supported"):
                 embedlab.softmax(value)
+
+
+def test_hostile_pass_74_buffers_and_repeated_lists_count_toward_text_padding():
+    """A string among buffers makes NumPy pad every item to the string's width: 1,000 array.array rows beside a
+    row holding a 4,000-character string would be a 64 GB array, estimated at 32 MB (a buffer's items were not
+    counted), and NumPy started building it. A list repeated by reference was counted once in the same way."""
+    import array
+
+    width, n, k = 4000, 1000, 1000
+    row = ["x" * width] + [0] * (n - 1)
+    for rows in (
+        [array.array("b", bytes(n)) for _ in range(k)],
+        [bytearray(n) for _ in range(k)],
+        [[0] * n] * k,  # one list, k times
+    ):
+        with pytest.raises(ValueError, match=r"^z is too large"):
+            embedlab.softmax([*rows, row])

@@ -715,6 +715,7 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
     """
     limit = _max_bytes()
     sizes: dict[int, int] = {}  # bytes of each sublist already walked, by id
+    counted: dict[int, int] = {}  # the items each sublist already walked added to text["items"], by id
     walking: set[int] = set()
     kept: list[Any] = []  # every object walked stays alive, so no id is reused by a later temporary
     text = {"longest": 0, "items": 0}  # the widest text item, and every item that NumPy would pad to it
@@ -722,6 +723,7 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
     def items(seq: Any, depth: int) -> int:
         key = id(seq)
         if key in sizes:
+            text["items"] += counted[key]  # NumPy pads its items to the longest text again, each time it copies it
             return sizes[key]
         if key in walking:
             raise ValueError(f"{name} must not contain itself (a list inside its own items)")
@@ -729,6 +731,7 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
             raise ValueError(f"{name} must have at most {_MAX_DEPTH} dimensions, got a sequence nested deeper")
         walking.add(key)
         kept.append(seq)
+        before = text["items"]
         if len(kept) > _MAX_SEQUENCES + 1:  # the wrapper list as_array adds is not the caller's
             raise ValueError(
                 f"{name} must hold at most {_MAX_SEQUENCES:,} nested lists, tuples or sequence objects, got more"
@@ -764,6 +767,7 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
                     break
         walking.discard(key)
         sizes[key] = total
+        counted[key] = text["items"] - before
         return total
 
     def size(item: Any, depth: int) -> int:
@@ -808,6 +812,7 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
         if not issubclass(type(item), (list, tuple, range)):
             try:  # a buffer (array.array, bytearray): NumPy reads its memory, so it is sized by it, not walked
                 with memoryview(item) as view:
+                    text["items"] += view.nbytes // max(view.itemsize, 1)  # each one padded to the longest text
                     return max(view.nbytes, 8 * view.nbytes // max(view.itemsize, 1))
             except TypeError:  # no buffer
                 pass
