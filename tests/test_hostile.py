@@ -6902,3 +6902,23 @@ def test_hostile_pass_74_buffers_and_repeated_lists_count_toward_text_padding():
     ):
         with pytest.raises(ValueError, match=r"^z is too large"):
             embedlab.softmax([*rows, row])
+
+
+def test_hostile_pass_75_numbers_beside_text_are_sized_as_the_text_numpy_makes_of_them():
+    """NumPy pads every item of a list mixing text and numbers to the widest text, and writes each number as text
+    as wide as its kind (a float in 32 characters, a complex in 64). The sizer counted no items for memoryviews and
+    ranges, no text for U/S arrays, and 8 bytes a number: each input below would be tens of GB as NumPy builds it,
+    and NumPy began building it (a MemoryError under a ulimit). Each is refused by size before."""
+    import array
+
+    width = 8000
+    text_row = ["a" * width] + [0] * 999
+    for value in (
+        [memoryview(array.array("d", [0] * 1000))] * 1000 + [text_row],
+        [range(1000)] * 1000 + [text_row],
+        [np.array(["a" * width])] + [[0]] * 1_000_000,
+        [np.array([b"a" * (4 * width)])] + [[0]] * 1_000_000,
+        [["a"] * 1000] + [[1j] * 1000] * 200_000,  # one row of complex numbers, repeated beside a row of text
+    ):
+        with pytest.raises(ValueError, match=r"^z is too large"):
+            embedlab.softmax(value)

@@ -490,6 +490,11 @@ _MAX_DEPTH = 64
 _MAX_SEQUENCES = 2_000_000
 
 
+#: Characters NumPy gives a number of each dtype kind when it writes it beside text (np.array(['a', 1.5]) is <U32).
+_NUMBER_TEXT = {"b": 5, "i": 21, "u": 21, "f": 32, "c": 64}
+#: The dtype kind of Python's own numbers (bool before int: a bool is an int).
+_PYTHON_KIND = {bool: "b", int: "i", float: "f", complex: "c"}
+
 #: Types whose instances are read as numbers without a second look: Python's own and NumPy's scalars.
 _EXACT_NUMBERS = frozenset({float, int, bool, complex, *(np.dtype(c).type for c in "?bBhHiIlLqQefdgFDG")})
 
@@ -718,7 +723,12 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
     counted: dict[int, int] = {}  # the items each sublist already walked added to text["items"], by id
     walking: set[int] = set()
     kept: list[Any] = []  # every object walked stays alive, so no id is reused by a later temporary
-    text = {"longest": 0, "items": 0}  # the widest text item, and every item that NumPy would pad to it
+    # the widest text item, every item that NumPy would pad to it, whether there is text at all, and the widest
+    # text a number becomes beside text (NumPy writes 1.5 as '1.5' in a <U32: 32 characters for any float)
+    text = {"longest": 0, "items": 0, "text": 0, "numbers": 0}
+
+    def numbers(kind: str) -> None:
+        text["numbers"] = max(text["numbers"], _NUMBER_TEXT.get(kind, 64))
 
     def items(seq: Any, depth: int) -> int:
         key = id(seq)
@@ -754,6 +764,7 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
         if base and all(_is_one_of(type(base.__getitem__(seq, i)), _EXACT_NUMBERS) for i in range(n)):
             total = 8 * n  # the common case: a row of numbers
             text["items"] += n
+            rows.append((seq, base, n))  # their kinds are read only if there is text to pad them to
         elif not issubclass(type(seq), (list, tuple)) and _PER_PYTHON_ITEM * n > limit:
             total = _PER_PYTHON_ITEM * n  # a sequence object too long to walk: sized by its length alone
         else:
@@ -786,6 +797,7 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
             )
         if issubclass(type(item), _PLAIN_NUMBERS):
             text["items"] += 1
+            numbers(next((c for k, c in _PYTHON_KIND.items() if issubclass(type(item), k)), "c"))
             return 8
         if issubclass(type(item), (str, bytes, np.generic)):  # text, bytes, and NumPy's str_, bytes_ and void
             try:
@@ -800,12 +812,16 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
                 width = 8
             text["longest"] = max(text["longest"], width)
             text["items"] += 1
+            if issubclass(type(item), (str, bytes, np.str_, np.bytes_)):
+                text["text"] = 1
             return max(width, 8)
         if issubclass(type(item), np.ndarray):
-            text["items"] += item.size
+            array_text(item.dtype, item.itemsize, item.size)
             return item.size * max(item.itemsize, 8)
         if issubclass(type(item), memoryview):
             try:
+                text["items"] += item.nbytes // max(item.itemsize, 1)  # each one padded to the longest text
+                numbers("c" if "Z" in item.format else "f")
                 return item.nbytes
             except ValueError:  # a released memoryview
                 raise ValueError(f"{name} must not hold a released memoryview") from None
@@ -813,19 +829,22 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
             try:  # a buffer (array.array, bytearray): NumPy reads its memory, so it is sized by it, not walked
                 with memoryview(item) as view:
                     text["items"] += view.nbytes // max(view.itemsize, 1)  # each one padded to the longest text
+                    numbers("c" if "Z" in view.format else "f")
                     return max(view.nbytes, 8 * view.nbytes // max(view.itemsize, 1))
             except TypeError:  # no buffer
                 pass
             except Exception:  # a buffer that fails: NumPy's own conversion below says so
                 return 8
         if issubclass(type(item), range):
+            text["items"] += range_len(item)
+            numbers("i")
             return _PER_PYTHON_ITEM * range_len(item)
         if _is_array_like(item, name):
             try:
                 a = np.asarray(item)  # an array-like's own array (a view), before NumPy copies it
             except Exception:  # an array-like that fails: NumPy's own conversion below says so
                 return 8
-            text["items"] += a.size
+            array_text(a.dtype, a.itemsize, a.size)
             return a.size * max(a.itemsize, 8)
         if issubclass(type(item), (list, tuple)):
             return items(item, depth)
@@ -840,7 +859,23 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
         text["items"] += 1
         return 8
 
+    def array_text(dtype: np.dtype, itemsize: int, count: int) -> None:
+        text["items"] += count
+        if dtype.kind in "US":  # text: each of its items, and every other item, as wide as its widest
+            text["text"] = 1
+            text["longest"] = max(text["longest"], itemsize)
+        else:
+            numbers(dtype.kind)
+
+    rows: list[tuple[Any, Any, int]] = []
     total = size(x, 0)
+    if text["text"]:
+        for seq, base, n in rows:  # builtin and NumPy number types only: hashing them runs no caller's code
+            for k in {type(base.__getitem__(seq, i)) for i in range(n)}:
+                numbers(
+                    _PYTHON_KIND[k] if k in _PYTHON_KIND else np.dtype(k).kind
+                )  # beside text, every number becomes text as wide as NumPy writes its kind
+        return max(total, max(text["longest"], 4 * text["numbers"]) * text["items"])
     return max(total, text["longest"] * text["items"])
 
 
