@@ -2409,7 +2409,7 @@ def test_hostile_pass_13_rows():
         ("B = np.broadcast_to(1.0, (10**9,)); A = type('A', (), {'__array__': lambda s, dtype=None, copy=None: B})",
          "embedlab.saturation_prob(A())", "t is too large"),
         ("B = np.broadcast_to(1.0, (10**9,)); I = type('I', (), {'__array_interface__': B.__array_interface__, "
-         "'keep': B})", "embedlab.softmax([I(), I()])", "z is too large"),
+         "'keep': B})", "embedlab.softmax([I(), I()])", "z must hold plain lists, tuples or arrays"),  # (pass 76)
         # text is padded to its longest item by NumPy: sized that way
         ("", "embedlab.softmax(['x' * 10**7] * 100)", "z is too large"),
         ("", "embedlab.lookup(np.eye(3), ['x' * 10**7] * 100)", "ids is too large"),
@@ -6922,3 +6922,67 @@ def test_hostile_pass_75_numbers_beside_text_are_sized_as_the_text_numpy_makes_o
     ):
         with pytest.raises(ValueError, match=r"^z is too large"):
             embedlab.softmax(value)
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        ("embedlab.softmax([memoryview(np.array(['x' * 10**6]))] + [[1.0]] * 2000)", "z is too large"),
+        ("embedlab.softmax([array.array('u', 'a' * 1000)] + [[1.0] * 1000] * 40000)", "z is too large"),
+        ("embedlab.softmax([array.array('u', 'a')] + [[np.clongdouble(1)] * 1000] * 20000)", "z is too large"),
+        ("embedlab.softmax(['a'] + [[np.longdouble(1)] * 1000] * 60000)", "z is too large"),
+        ("embedlab.softmax([b'x' * 10**6, 'a'] + [[1.0]] * 1000)", "z is too large"),
+        ("embedlab.softmax([np.array([b'x' * 10**6]), 'a'] + [[1.0]] * 1000)", "z is too large"),
+        ("embedlab.lookup(np.eye(3), [memoryview(np.array([b'x' * 10**6]))] + [[b'a']] * 8000)", "ids is too large"),
+        # after the size check a list is read again as Python objects, one an entry (4 GB more here)
+        ("embedlab.softmax([np.full(6 * 10**7, 2.0**60)])", "z is too large"),
+        ("embedlab.lookup(np.eye(3), [np.arange(7 * 10**7)])", "ids is too large"),
+        ("embedlab.softmax([['a' * 5000] * 2, *([[1.0, 2.0]] * 10**5)])", "z is too large"),  # text beside a matrix
+    ],
+)  # fmt: skip
+def test_hostile_pass_76_text_in_buffers_wide_numbers_and_second_readings_are_sized(call, words):
+    """A buffer holding text (a memoryview of a str array, array.array('u')) counted as numbers; bytes beside str
+    counted one byte a character (NumPy makes them str: four); a longdouble beside text counted 32 characters
+    (NumPy writes 48, a clongdouble 96); the object array readers make of a list after the size check was not
+    sized. The buffer rows and the first object row let NumPy begin gigabytes under a 3 GiB limit (a MemoryError);
+    the others were refused in time, within the four-fold margin, and guard the same rules."""
+    _refused_under_3_gib("import array", call, words)
+
+
+def test_hostile_pass_76_an_array_like_inside_a_list_is_refused_not_read_twice():
+    """NumPy asks an array-like inside a list for its array again after the size check: one that answered 8 bytes
+    first and a broadcast of 10**9 floats next made NumPy build 8 GB. Inside a list it is refused by name; at the
+    top it is read once, as before."""
+
+    class Changes:
+        def __init__(self):
+            self.calls = 0
+
+        def __array__(self, dtype=None, copy=None):
+            self.calls += 1
+            return np.zeros(1) if self.calls == 1 else np.broadcast_to(np.zeros(1), (10**9,))
+
+    for call, name in (
+        (lambda: embedlab.softmax([Changes()]), "z"),
+        (lambda: embedlab.dot([Changes()], [1.0]), "a"),
+        (lambda: embedlab.lookup(np.eye(3), [Changes()]), "ids"),
+    ):
+        with pytest.raises(TypeError, match=rf"^{name} must hold plain lists, tuples or arrays, got .*an array-like"):
+            call()
+    np.testing.assert_array_equal(embedlab.softmax(Changes()), [1.0])
+
+
+def test_hostile_pass_76_lists_of_big_whole_numbers_and_ids_are_still_read_exactly():
+    """The size check before a list is read again item by item leaves small lists as they were."""
+    np.testing.assert_array_equal(embedlab.softmax([[2**60, 2**60]]), [[0.5, 0.5]])
+    np.testing.assert_array_equal(embedlab.softmax([np.int64(2**60), np.uint64(2**60)]), [0.5, 0.5])
+    np.testing.assert_array_equal(embedlab.lookup(np.eye(3), [np.arange(3)]), [np.eye(3)])
+
+
+def test_hostile_pass_76_a_repeated_row_and_a_long_matrix_are_sized_quickly_and_right():
+    """[[1.0]] * 10**7 walked every reference (36 s); a matrix of 2 million rows took 15 s to size. Both are read in
+    bulk now: a value check, not a timing (tests never time): the result is NumPy's, and text still counts."""
+    x = [[1.0]] * 10**6
+    np.testing.assert_array_equal(embedlab.softmax(x), np.ones((10**6, 1)))
+    rows = [[float(i % 50), 0.0] for i in range(10**5)]
+    np.testing.assert_allclose(embedlab.softmax(rows)[:, 1], 1 / (1 + np.exp(np.arange(10**5) % 50.0)), rtol=1e-12)

@@ -27,6 +27,7 @@ dtype policy (the README's "dtype policy" section)
 from __future__ import annotations
 
 import abc
+import collections
 import decimal
 import enum
 import itertools
@@ -36,7 +37,7 @@ import os
 import re
 import string
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path, PurePath
 from typing import Any
@@ -490,13 +491,23 @@ _MAX_DEPTH = 64
 _MAX_SEQUENCES = 2_000_000
 
 
-#: Characters NumPy gives a number of each dtype kind when it writes it beside text (np.array(['a', 1.5]) is <U32).
-_NUMBER_TEXT = {"b": 5, "i": 21, "u": 21, "f": 32, "c": 64}
-#: The dtype kind of Python's own numbers (bool before int: a bool is an int).
-_PYTHON_KIND = {bool: "b", int: "i", float: "f", complex: "c"}
+#: The dtype NumPy gives Python's own numbers (bool before int: a bool is an int).
+_PYTHON_DTYPE = {bool: np.dtype(bool), int: np.dtype(np.int64), float: np.dtype(float), complex: np.dtype(complex)}
+
+
+def _number_text(dtype: np.dtype) -> int:
+    """Characters NumPy gives a number of ``dtype`` when it writes it beside text (``np.array(['a', 1.5])``
+    is ``<U32``, a longdouble ``<U48``); 96, the widest, where it has no text form."""
+    try:
+        return np.promote_types(dtype, "U1").itemsize // 4
+    except Exception:  # a dtype with no text form (datetime64, void, object): NumPy makes objects or refuses
+        return 96
+
 
 #: Types whose instances are read as numbers without a second look: Python's own and NumPy's scalars.
 _EXACT_NUMBERS = frozenset({float, int, bool, complex, *(np.dtype(c).type for c in "?bBhHiIlLqQefdgFDG")})
+_EXACT_NUMBER_IDS = frozenset(map(id, _EXACT_NUMBERS))  # the same, by identity (these types live as long as NumPy)
+_ROW_IDS = frozenset({id(list), id(tuple)})
 
 
 _TYPE_MRO = type.__dict__["__mro__"]  # read through type itself: a metaclass cannot redefine what these give
@@ -727,8 +738,12 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
     # text a number becomes beside text (NumPy writes 1.5 as '1.5' in a <U32: 32 characters for any float)
     text = {"longest": 0, "items": 0, "text": 0, "numbers": 0}
 
-    def numbers(kind: str) -> None:
-        text["numbers"] = max(text["numbers"], _NUMBER_TEXT.get(kind, 64))
+    widths: dict[np.dtype, int] = {}
+
+    def numbers(dtype: np.dtype) -> None:
+        if dtype not in widths:
+            widths[dtype] = _number_text(dtype)
+        text["numbers"] = max(text["numbers"], widths[dtype])
 
     def items(seq: Any, depth: int) -> int:
         key = id(seq)
@@ -742,14 +757,18 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
         walking.add(key)
         kept.append(seq)
         before = text["items"]
-        if len(kept) > _MAX_SEQUENCES + 1:  # the wrapper list as_array adds is not the caller's
+        if len(kept) > _MAX_SEQUENCES + 2:  # the wrapper list as_array adds, and the caller's own: not nested
             raise ValueError(
                 f"{name} must hold at most {_MAX_SEQUENCES:,} nested lists, tuples or sequence objects, got more"
             )
         # A list or tuple is read as NumPy reads it, through its own storage: a subclass's __iter__,
         # __len__ or __getitem__ never runs.
         base = list if issubclass(type(seq), list) else tuple if issubclass(type(seq), tuple) else None
-        if base and any(getattr(type(seq), m) is not getattr(base, m) for m in ("__iter__", "__len__", "__getitem__")):
+        if (
+            base
+            and type(seq) is not base
+            and any(getattr(type(seq), m) is not getattr(base, m) for m in ("__iter__", "__len__", "__getitem__"))
+        ):
             # NumPy would read it through its own methods, which may raise or never end
             raise TypeError(
                 f"{name} must be plain lists, tuples or arrays, got a {base.__name__} subclass "
@@ -761,19 +780,39 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
             n = 0
         get = base.__getitem__ if base else type(seq).__getitem__
         total = 0
-        if base and all(_is_one_of(type(base.__getitem__(seq, i)), _EXACT_NUMBERS) for i in range(n)):
+        if base and _EXACT_NUMBER_IDS.issuperset(map(id, map(type, base.__iter__(seq)))):  # in C, by identity
             total = 8 * n  # the common case: a row of numbers
             text["items"] += n
-            rows.append((seq, base, n))  # their kinds are read only if there is text to pad them to
+            rows.append(lambda: base.__iter__(seq))  # their kinds are read only if there is text to pad them to
+        elif (
+            base
+            and depth < _MAX_DEPTH
+            and _ROW_IDS.issuperset(map(id, map(type, base.__iter__(seq))))
+            and _EXACT_NUMBER_IDS.issuperset(map(id, map(type, itertools.chain.from_iterable(base.__iter__(seq)))))
+        ):  # the common case again, a matrix: plain lists or tuples of numbers, sized in C, not row by row
+            found = sum(map(len, base.__iter__(seq)))
+            total = 8 * (found + n)  # an empty row counts 8 bytes, as the walk below counts it
+            text["items"] += found
+            rows.append(lambda: itertools.chain.from_iterable(base.__iter__(seq)))
         elif not issubclass(type(seq), (list, tuple)) and _PER_PYTHON_ITEM * n > limit:
             total = _PER_PYTHON_ITEM * n  # a sequence object too long to walk: sized by its length alone
+        elif base:  # each distinct item sized once, times the number of places it holds (a [row] * 10**7)
+            # by identity, in C: a caller's __eq__ or __hash__ never runs
+            counts = collections.Counter(map(id, base.__iter__(seq)))
+            distinct = dict(zip(map(id, base.__iter__(seq)), base.__iter__(seq), strict=True))
+            for key_, times in counts.items():
+                before_item = text["items"]
+                total += max(size(distinct[key_], depth + 1), 8) * times
+                text["items"] += (text["items"] - before_item) * (times - 1)  # padded each time NumPy copies it
+                if total > limit:
+                    break
         else:
             for index in range(n):
                 try:
                     v = get(seq, index)
                 except Exception:  # an item that fails: NumPy's own conversion below says so
                     break
-                total += max(size(v, depth + 1), 8 if issubclass(type(seq), (list, tuple)) else _PER_PYTHON_ITEM)
+                total += max(size(v, depth + 1), _PER_PYTHON_ITEM)
                 if total > limit:
                     break
         walking.discard(key)
@@ -782,6 +821,8 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
         return total
 
     def size(item: Any, depth: int) -> int:
+        if type(item) is list or type(item) is tuple:  # the common case, with nothing of its own to look at
+            return items(item, depth)
         _no_false_class(item, name)  # by type: an item's own __class__ never runs
         if issubclass(type(item), np.ma.MaskedArray):  # np.ma.masked too: NumPy would drop the mask (and warn)
             raise TypeError(
@@ -797,16 +838,19 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
             )
         if issubclass(type(item), _PLAIN_NUMBERS):
             text["items"] += 1
-            numbers(next((c for k, c in _PYTHON_KIND.items() if issubclass(type(item), k)), "c"))
+            kind = type(item)
+            dtype = next((d for k, d in _PYTHON_DTYPE.items() if issubclass(kind, k)), None)  # a dtype's bool is False
+            numbers(np.dtype(kind) if dtype is None else dtype)
             return 8
         if issubclass(type(item), (str, bytes, np.generic)):  # text, bytes, and NumPy's str_, bytes_ and void
+            # 4 bytes a character; bytes too, which beside str become str of as many characters
             try:
                 width = (
                     str.__len__(item) * 4
                     if issubclass(type(item), str)
-                    else bytes.__len__(item)
+                    else bytes.__len__(item) * 4
                     if issubclass(type(item), bytes)
-                    else int(item.itemsize)
+                    else int(item.itemsize) * (4 if issubclass(type(item), np.bytes_) else 1)
                 )
             except Exception:  # a NumPy scalar whose itemsize fails: NumPy's own conversion says so
                 width = 8
@@ -820,32 +864,27 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
             return item.size * max(item.itemsize, 8)
         if issubclass(type(item), memoryview):
             try:
-                text["items"] += item.nbytes // max(item.itemsize, 1)  # each one padded to the longest text
-                numbers("c" if "Z" in item.format else "f")
-                return item.nbytes
+                return buffer_bytes(item)
             except ValueError:  # a released memoryview
                 raise ValueError(f"{name} must not hold a released memoryview") from None
         if not issubclass(type(item), (list, tuple, range)):
             try:  # a buffer (array.array, bytearray): NumPy reads its memory, so it is sized by it, not walked
                 with memoryview(item) as view:
-                    text["items"] += view.nbytes // max(view.itemsize, 1)  # each one padded to the longest text
-                    numbers("c" if "Z" in view.format else "f")
-                    return max(view.nbytes, 8 * view.nbytes // max(view.itemsize, 1))
+                    return buffer_bytes(view)
             except TypeError:  # no buffer
                 pass
             except Exception:  # a buffer that fails: NumPy's own conversion below says so
                 return 8
         if issubclass(type(item), range):
             text["items"] += range_len(item)
-            numbers("i")
+            numbers(_PYTHON_DTYPE[int])
             return _PER_PYTHON_ITEM * range_len(item)
-        if _is_array_like(item, name):
-            try:
-                a = np.asarray(item)  # an array-like's own array (a view), before NumPy copies it
-            except Exception:  # an array-like that fails: NumPy's own conversion below says so
-                return 8
-            array_text(a.dtype, a.itemsize, a.size)
-            return a.size * max(a.itemsize, 8)
+        if depth > 1 and _is_array_like(item, name):  # inside the caller's list: NumPy would ask it again
+            # what it holds, and could get another answer than the one sized here
+            raise TypeError(
+                f"{name} must hold plain lists, tuples or arrays, got {_describe(item)} (an array-like) inside it; "
+                "convert it with np.asarray() first"
+            )
         if issubclass(type(item), (list, tuple)):
             return items(item, depth)
         if _has(item, "__len__", name) and _has(item, "__getitem__", name) and not issubclass(type(item), dict):
@@ -863,18 +902,28 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
         text["items"] += count
         if dtype.kind in "US":  # text: each of its items, and every other item, as wide as its widest
             text["text"] = 1
-            text["longest"] = max(text["longest"], itemsize)
+            text["longest"] = max(text["longest"], itemsize * (4 if dtype.kind == "S" else 1))
         else:
-            numbers(dtype.kind)
+            numbers(dtype)
 
-    rows: list[tuple[Any, Any, int]] = []
+    def buffer_bytes(view: memoryview) -> int:
+        count = view.nbytes // max(view.itemsize, 1)
+        try:  # the array NumPy reads from it, a view of its memory (dropped before the buffer is released)
+            a = np.asarray(view)
+            dtype, itemsize = a.dtype, a.itemsize
+            del a
+        except Exception:  # a format NumPy cannot read as an array: NumPy's own conversion says so
+            dtype, itemsize = _PYTHON_DTYPE[complex], 16
+        array_text(dtype, itemsize, count)  # each one padded to the longest text
+        return max(view.nbytes, 8 * count)
+
+    rows: list[Callable[[], Iterator[Any]]] = []  # rows of numbers, read again only beside text
     total = size(x, 0)
     if text["text"]:
-        for seq, base, n in rows:  # builtin and NumPy number types only: hashing them runs no caller's code
-            for k in {type(base.__getitem__(seq, i)) for i in range(n)}:
-                numbers(
-                    _PYTHON_KIND[k] if k in _PYTHON_KIND else np.dtype(k).kind
-                )  # beside text, every number becomes text as wide as NumPy writes its kind
+        for row in rows:  # builtin and NumPy number types only: hashing them runs no caller's code
+            for k in set(map(type, row())):
+                # beside text, every number becomes text as wide as NumPy writes its dtype
+                numbers(_PYTHON_DTYPE[k] if k in _PYTHON_DTYPE else np.dtype(k))
         return max(total, max(text["longest"], 4 * text["numbers"]) * text["items"])
     return max(total, text["longest"] * text["items"])
 
@@ -901,7 +950,7 @@ def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
         # np.int64 and np.uint64 becomes float64, and Python ints beyond int64 an object array: the
         # caller passed integers all the same, so they are read one by one, exactly. An object array
         # broadcast from one value is read once (compact), and sized as what it would become.
-        objects = compact(arr) if issubclass(type(ids), np.ndarray) else np.asarray(ids, dtype=object)
+        objects = compact(arr) if issubclass(type(ids), np.ndarray) else _objects(ids, arr, name)
         flat = [v[()] if issubclass(type(v), np.ndarray) and v.ndim == 0 else v for v in objects.ravel()]
         if any(issubclass(type(x), (bool, np.bool_)) for x in flat):
             raise TypeError(f"{name} must be integer token ids, got a sequence containing bools")
@@ -958,7 +1007,7 @@ def check_float_array(
         raise TypeError(f"{name} must be an array of real numbers, got the string {short_repr(x)}")
     x = read_once(x, name, "real numbers")  # an array-like or a sequence object: read here, once
     arr = as_array(x, name, "real numbers")
-    ints = passed_ints(x, arr)
+    ints = passed_ints(x, arr, name)
     if ints is None and big_ints_among(x, arr, name):
         raise_big_ints(name)
     if ints is not None:  # integers NumPy promoted to float64 or objects: kept as the integers they are
@@ -998,10 +1047,22 @@ def check_float_array(
     return arr
 
 
-def _items(x: Any, arr: np.ndarray) -> list | None:
+#: Bytes an entry costs when a list is read again item by item (NumPy's object array of it): a Python
+#: object for each entry of an array inside it, and the pointers to it in each list made of them.
+_PER_OBJECT_ENTRY = 2 * _PER_PYTHON_ITEM
+
+
+def _objects(x: Any, arr: np.ndarray, name: str) -> np.ndarray:
+    """``np.asarray(x, dtype=object)``, sized first: each entry of an array inside the list becomes a
+    Python object (a list holding one array of 10**8 floats would become 10**8 of them)."""
+    check_nbytes((arr.size,), np.dtype((np.void, _PER_OBJECT_ENTRY)), name)
+    return np.asarray(x, dtype=object)
+
+
+def _items(x: Any, arr: np.ndarray, name: str) -> list | None:
     """The numbers a (nested) list held, as scalars (0-d arrays unwrapped), or None where NumPy's array
     does not line up with them item for item."""
-    objects = np.asarray(x, dtype=object)
+    objects = _objects(x, arr, name)
     if objects.shape != arr.shape:
         return None
     return [v[()] if issubclass(type(v), np.ndarray) and v.ndim == 0 else v for v in objects.ravel()]
@@ -1012,7 +1073,7 @@ def _is_int(v: Any) -> bool:
     return is_sub(kind, numbers.Integral) and not issubclass(kind, (bool, np.bool_))
 
 
-def passed_ints(x: Any, arr: np.ndarray) -> np.ndarray | None:
+def passed_ints(x: Any, arr: np.ndarray, name: str) -> np.ndarray | None:
     """The integers a sequence held, where NumPy turned them into something else, as an object array.
 
     A list mixing ``np.int64`` and ``np.uint64`` (or 0-d arrays of them) becomes float64, and one
@@ -1029,7 +1090,7 @@ def passed_ints(x: Any, arr: np.ndarray) -> np.ndarray | None:
                 return None  # a float that is not a whole number: not a list of integers
             if float(np.max(np.abs(arr))) < 2**53:  # in Python floats: 2**53 as a float16 overflows
                 return None  # whole numbers below 2**53: the float array holds each exactly (2**53 may be 2**53 + 1)
-    items = _items(x, arr)
+    items = _items(x, arr, name)
     if items is None or not all(_is_int(v) for v in items):
         return None
     return np.array([*items, None], dtype=object)[:-1].reshape(arr.shape)
@@ -1054,7 +1115,7 @@ def big_ints_among(x: Any, arr: np.ndarray, name: str) -> bool:
         with np.errstate(invalid="ignore"):
             if float(np.max(np.abs(np.where(np.isfinite(arr), arr, 0.0)))) < 2**53:
                 return False  # every entry below 2**53: any integer among them is held exactly (2**53 may be rounded)
-    items = _items(x, arr)
+    items = _items(x, arr, name)
     if items is None or not all(is_a(v, (numbers.Real, bool, np.bool_)) for v in items):
         return False  # not all numbers (None, str): refused as such elsewhere
     for v in items:

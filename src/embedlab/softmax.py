@@ -52,7 +52,7 @@ def _int_logits_shifted(z: Any, name: str, axis: Any) -> Any:
     arr = as_array(z, name, "real numbers")  # a list is converted (and walked, and sized) here once
     if arr.ndim == 0 or arr.size == 0:
         return arr
-    ints = passed_ints(z, arr)  # a list NumPy made float64 or objects, though it held integers
+    ints = passed_ints(z, arr, name)  # a list NumPy made float64 or objects, though it held integers
     if ints is None and big_ints_among(z, arr, name):
         raise_big_ints(name)
     if ints is not None:
@@ -345,7 +345,7 @@ def saturation_prob(t: Any, n_others: int = 3) -> Any:
         raise TypeError(f"t must be a real number or array of real numbers, got {_describe(t)}")
     t = read_once(t, "t", "real numbers")  # an array-like or a sequence object: read here, once
     raw = as_array(t, "t", "real numbers")
-    ints = passed_ints(t, raw)  # a list NumPy made float64 or objects, though it held integers
+    ints = passed_ints(t, raw, "t")  # a list NumPy made float64 or objects, though it held integers
     if ints is not None:
         raw = ints
     elif raw.dtype.kind == "f":
