@@ -6986,3 +6986,136 @@ def test_hostile_pass_76_a_repeated_row_and_a_long_matrix_are_sized_quickly_and_
     np.testing.assert_array_equal(embedlab.softmax(x), np.ones((10**6, 1)))
     rows = [[float(i % 50), 0.0] for i in range(10**5)]
     np.testing.assert_allclose(embedlab.softmax(rows)[:, 1], 1 / (1 + np.exp(np.arange(10**5) % 50.0)), rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        # a structured array beside objects became a tuple of arrays an entry (a kilobyte each; a crash at 3e6)
+        ("N = 10**6; embedlab.softmax([np.zeros(N, [(c, 'u1', (1,)) for c in 'abcdefgh']), [None] * N])",
+         "z must hold arrays of numbers"),
+        # a variable-width string array copies strings no itemsize tells (4 GB from a 64 KB estimate)
+        ("embedlab.softmax([np.broadcast_to(np.array(['x' * 10**6], dtype=np.dtypes.StringDType()), (4000,))])",
+         "z must hold arrays of numbers"),
+        # NumPy keeps a record of every list, array and buffer it meets: a million references cost more than a row
+        ("embedlab.softmax([eval('[' * 62 + '1.5' + ']' * 62)] * 2_000_000)", "z is too large"),
+        ("embedlab.softmax([bytearray(b'\\x01')] * 10**7)", "z is too large"),
+        ("embedlab.softmax([[np.array(1.5)]] * 50_000_000)", "z is too large"),
+        # an ndarray subclass's own size property is not what NumPy copies
+        ("L = type('L', (np.ndarray,), {'size': 1}); "
+         "embedlab.softmax([np.broadcast_to(np.zeros(1), (10**9,)).view(L)])",
+         "z is too large"),
+    ],
+)  # fmt: skip
+def test_hostile_pass_78_what_numpy_keeps_while_it_converts_a_list_is_sized(call, words):
+    """Each of these passed the size check and then NumPy took gigabytes (a MemoryError, or a crash, under a
+    3 GiB limit): structured and variable-width string arrays in a list, NumPy's own record of each nested list
+    or buffer, an ndarray subclass's lying size. Each is refused first."""
+    _refused_under_3_gib("", call, words)
+
+
+def test_hostile_pass_78_ndarray_subclass_attributes_and_int_subclass_conversions_never_run():
+    """The walk read size, dtype and ndim through a caller's ndarray subclass, and softmax's fallback for ints
+    beyond 64 bits called int() (an int subclass's own __int__): a ZeroDivisionError, or [1, 0, 0] for a lying
+    __int__ where the values say [0, 0.73, 0.27]."""
+    boom = property(lambda s: 1 / 0)
+    sized = np.zeros(3).view(type("S", (np.ndarray,), {"size": boom}))
+    np.testing.assert_array_equal(embedlab.softmax([sized]), np.full((1, 3), 1 / 3))
+    zero_d = np.array(1).view(type("N", (np.ndarray,), {"ndim": boom}))
+    np.testing.assert_array_equal(embedlab.lookup(np.eye(3), [zero_d, 1]), np.eye(3)[[1, 1]])
+    raising = type("B", (int,), {"__int__": lambda s: 1 / 0})
+    np.testing.assert_array_equal(embedlab.softmax([raising(2), 2**70]), [0.0, 1.0])
+    lying = type("B", (int,), {"__int__": lambda s: 10**100})
+    expected = [0.0, 1 / (1 + math.exp(-1)), math.exp(-1) / (1 + math.exp(-1))]  # 2 is 2**70 below the top
+    np.testing.assert_allclose(embedlab.softmax([lying(2), 2**70, 2**70 - 1]), expected, rtol=1e-15)
+    np.testing.assert_allclose(embedlab.log_softmax([lying(2), 2**70, 2**70 - 1])[1:], np.log(expected[1:]))
+
+
+def test_hostile_pass_78_a_long_list_with_one_odd_item_is_read_in_bulk_and_right():
+    """Ten million floats and one 0-d array took 18.5 s to size, a matrix with one array row 10 s: numbers and
+    plain rows among other items are counted in C now. Values, not timings: the results are NumPy's."""
+    x = [float(i % 7) for i in range(10**6)] + [np.array(0.5)]
+    expected = np.exp(np.asarray(x, dtype=float) - 6.0)
+    np.testing.assert_allclose(embedlab.softmax(x), expected / expected.sum(), rtol=1e-12)
+    rows = [[float(i % 5), 1.0] for i in range(10**5)] + [np.array([1.0, 2.0])]
+    p = embedlab.softmax(rows)
+    np.testing.assert_allclose(p[:-1, 0], 1 / (1 + np.exp(1.0 - np.arange(10**5) % 5)), rtol=1e-12)
+    np.testing.assert_allclose(p[-1], np.exp([-1.0, 0.0]) / np.exp([-1.0, 0.0]).sum())
+
+
+class _AttributesFail:
+    """Every attribute lookup fails, __class__ included: isinstance against an ABC asks for it."""
+
+    def __getattribute__(self, attribute):
+        raise AttributeError(attribute)
+
+
+class _AttributesFailOddly:
+    def __getattribute__(self, attribute):
+        raise KeyError(attribute)
+
+
+@pytest.mark.parametrize("odd", [_AttributesFail, _AttributesFailOddly])
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda x: embedlab.lookup(x, [0]), "E"),
+        (lambda x: embedlab.softmax(x), "z"),
+        (lambda x: embedlab.dot(x, [1.0]), "a"),
+        (lambda x: embedlab.cosine(x, [1.0]), "a"),
+        (lambda x: embedlab.tied_logits(x, np.eye(2)), "h"),
+        (lambda x: embedlab.saturation_prob(x), "t"),
+        (lambda x: embedlab.train.pca_2d(x), "E"),
+        (lambda x: embedlab.cross_entropy_grad(x, 0), "logits"),
+    ],
+)
+def test_hostile_pass_77_an_object_whose_attribute_lookup_fails_is_refused_by_name(odd, call, name):
+    """isinstance(x, numbers.Real) reads x.__class__ through x's own __getattribute__: its AttributeError (or
+    whatever it raised) escaped from 63 public callables. Types are read from type(x) now."""
+    with pytest.raises(TypeError, match=rf"^{name} must"):
+        call(odd())
+
+
+def test_hostile_pass_77_context_windows_refuses_an_iterator_that_fails_by_name():
+    def failing():
+        yield np.array([0, 1, 2])
+        raise KeyError("x")
+
+    with pytest.raises(TypeError, match=r"^sentences must be a sequence of 1-D int arrays; reading its items failed"):
+        embedlab.corpus.context_windows(failing(), 2)
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        # 2**24 copies of a 128-byte token: 2 GiB of text, and tiktoken panicked (a BaseException) without room
+        ("g.decode([35496] * g.MAX_IDS)", "ids is too large"),
+        ("g.tokens(np.broadcast_to(35496, (2**24,)))", "ids is too large"),
+        # text within MAX_TEXT whose characters are four tokens each: gigabytes of HTML
+        ("g.tokens_html(chr(0x10000) * g.MAX_TEXT)", "text is too large"),
+        ("g.explorer_html([chr(0x10000) * g.MAX_TEXT])", "sentences is too large"),
+        # each passed its size check and then held one array more than it counted
+        ("embedlab.cross_entropy_grad(np.zeros((100_000, 1000)), np.zeros(100_000, int))", "logits is too large"),
+        ("embedlab.saturation_prob(np.zeros(100_000_000, np.float16))", "t is too large"),
+        ("embedlab.train.pca_2d(np.random.default_rng(0).standard_normal((40_000_000, 4), dtype=np.float32))",
+         "E is too large"),
+    ],
+)  # fmt: skip
+def test_hostile_pass_77_results_are_sized_as_they_are_built(call, words):
+    """Each raised MemoryError (or tiktoken's PanicException) under a 4 GB limit, the first four under 3 GiB too;
+    each is refused by size."""
+    _refused_under_3_gib("import embedlab.gpt2 as g", call, words)
+
+
+def test_hostile_pass_77_training_sizes_its_checkpoints_twice_as_np_stack_copies_them():
+    """The kept checkpoints were counted once, then np.stack copied them: a MemoryError after the training."""
+    corpus = "embedlab.corpus.make_corpus(0, 50, 10, 10)"
+    call = f"embedlab.train.train({corpus}, tied=False, d=670, steps=1100, n_checkpoints=1100, batch_size=4)"
+    _refused_under_3_gib("", call, "n_checkpoints is too large")
+
+
+def test_hostile_pass_77_the_grader_reads_a_comma_inside_a_fraction_as_its_docstring_says():
+    """The docstring promised thousands separators everywhere; inside a fraction a comma is a decimal comma."""
+    assert quiz_mod.parse_number("1,234") == 1234.0
+    assert quiz_mod.parse_number("1,234/2") == pytest.approx(0.617)
+    assert quiz_mod.parse_number("1,234,567/1000") is None

@@ -33,6 +33,7 @@ import enum
 import itertools
 import math
 import numbers
+import operator
 import os
 import re
 import string
@@ -158,8 +159,10 @@ _TRUSTED_METAS = (type, abc.ABCMeta, enum.EnumType, type(type(np.dtype("f8"))))
 
 def is_a(x: Any, types: Any) -> bool:
     """``isinstance(x, types)`` for abstract types (``numbers.Real``), False for an object whose
-    class's metaclass redefines comparisons or lookups (:func:`odd_metaclass`: the check would run that code)."""
-    return not odd_metaclass(type(x)) and isinstance(x, types)
+    class's metaclass redefines comparisons or lookups (:func:`odd_metaclass`: the check would run that code).
+    By ``type(x)``: isinstance would read ``x.__class__``, which an object's own ``__getattribute__`` can answer
+    or fail."""
+    return not odd_metaclass(type(x)) and issubclass(type(x), types)
 
 
 def is_sub(kind: type, types: Any) -> bool:
@@ -411,8 +414,7 @@ def check_flag(value: Any, name: str) -> bool:
 def check_real(value: Any, name: str, *, finite: bool = True) -> float:
     """Return a real number (int or float, numpy scalars too, not a bool) as a Python float."""
     _no_false_class(value, name)
-    if issubclass(type(value), np.ndarray) and value.ndim == 0:
-        value = value[()]
+    value = unwrap_0d(value)
     if issubclass(type(value), (bool, np.bool_)) or not is_a(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {_describe(value)}")
     value = _plain_real(value, name)
@@ -508,6 +510,41 @@ def _number_text(dtype: np.dtype) -> int:
 _EXACT_NUMBERS = frozenset({float, int, bool, complex, *(np.dtype(c).type for c in "?bBhHiIlLqQefdgFDG")})
 _EXACT_NUMBER_IDS = frozenset(map(id, _EXACT_NUMBERS))  # the same, by identity (these types live as long as NumPy)
 _ROW_IDS = frozenset({id(list), id(tuple)})
+#: The dtype NumPy gives each of those numbers, by its type's identity.
+_EXACT_DTYPES = {id(t): _PYTHON_DTYPE[t] if t in _PYTHON_DTYPE else np.dtype(t) for t in _EXACT_NUMBERS}
+
+#: An ndarray's own attributes, read by NumPy's getters: a subclass's properties of the same names never run.
+_ND_DTYPE = np.ndarray.__dict__["dtype"]
+_ND_SIZE = np.ndarray.__dict__["size"]
+_ND_NDIM = np.ndarray.__dict__["ndim"]
+_SCALAR_DTYPE = np.generic.__dict__["dtype"]
+
+#: Bytes NumPy keeps for each list, tuple or array it meets while it converts a nested list (its record of
+#: what it found), and for each buffer (an array made of it): a million references to one short row cost
+#: more than the row. Counted before the four-fold margin of :func:`as_array`.
+_NUMPY_PER_SEQUENCE = 16
+_NUMPY_PER_BUFFER = 160
+
+#: Kinds of arrays a list may hold: numbers, text and objects (each read as what NumPy makes of it). A
+#: structured, datetime or variable-width string array inside a list becomes, beside an object, a Python
+#: object of arrays an entry (a kilobyte each), or copies strings no size tells.
+_LIST_ARRAY_KINDS = "biufcUSO"
+
+
+def _exact_flags(items: Iterator[Any]) -> Iterator[bool]:
+    """For each item, whether it is one of Python's or NumPy's own numbers (by its type's identity, in C)."""
+    return map(_EXACT_NUMBER_IDS.__contains__, map(id, map(type, items)))
+
+
+def is_0d(v: Any) -> bool:
+    """Whether ``v`` is a 0-d array, by NumPy's own getter (a subclass's ``ndim`` property never runs)."""
+    return issubclass(type(v), np.ndarray) and _ND_NDIM.__get__(v) == 0
+
+
+def unwrap_0d(v: Any) -> Any:
+    """A 0-d array's scalar, read by NumPy's own methods (a subclass's ``ndim`` or ``__getitem__`` never runs);
+    anything else as it is."""
+    return np.ndarray.__getitem__(v, ()) if is_0d(v) else v
 
 
 _TYPE_MRO = type.__dict__["__mro__"]  # read through type itself: a metaclass cannot redefine what these give
@@ -791,21 +828,51 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
             and _EXACT_NUMBER_IDS.issuperset(map(id, map(type, itertools.chain.from_iterable(base.__iter__(seq)))))
         ):  # the common case again, a matrix: plain lists or tuples of numbers, sized in C, not row by row
             found = sum(map(len, base.__iter__(seq)))
-            total = 8 * (found + n)  # an empty row counts 8 bytes, as the walk below counts it
+            total = 8 * (found + n) + _NUMPY_PER_SEQUENCE * n  # an empty row counts 8 bytes, as the walk below
             text["items"] += found
             rows.append(lambda: itertools.chain.from_iterable(base.__iter__(seq)))
         elif not issubclass(type(seq), (list, tuple)) and _PER_PYTHON_ITEM * n > limit:
             total = _PER_PYTHON_ITEM * n  # a sequence object too long to walk: sized by its length alone
+        elif base and n <= 8:  # a short row: item by item, its numbers without a second look
+            for v in base.__iter__(seq):
+                dtype = _EXACT_DTYPES.get(id(type(v)))
+                if dtype is None:
+                    total += max(size(v, depth + 1), 8)
+                else:
+                    total += 8
+                    text["items"] += 1
+                    numbers(dtype)
         elif base:  # each distinct item sized once, times the number of places it holds (a [row] * 10**7)
-            # by identity, in C: a caller's __eq__ or __hash__ never runs
-            counts = collections.Counter(map(id, base.__iter__(seq)))
-            distinct = dict(zip(map(id, base.__iter__(seq)), base.__iter__(seq), strict=True))
+            # numbers counted in C, by their type's identity (a caller's __eq__ or __hash__ never runs) ...
+            plain = sum(_exact_flags(base.__iter__(seq)))
+            total = 8 * plain
+            text["items"] += plain
+            if plain:
+                rows.append(lambda: itertools.compress(base.__iter__(seq), _exact_flags(base.__iter__(seq))))
+            others = list(itertools.compress(base.__iter__(seq), map(operator.not_, _exact_flags(base.__iter__(seq)))))
+            # ... and every other item once, by identity: a plain row of numbers in bulk (a matrix with one array row)
+            counts = collections.Counter(map(id, others))
+            distinct = dict(zip(map(id, others), others, strict=True))
+            number_rows: list[Any] = []
             for key_, times in counts.items():
+                v = distinct[key_]
+                if (
+                    depth < _MAX_DEPTH
+                    and (type(v) is list or type(v) is tuple)
+                    and _EXACT_NUMBER_IDS.issuperset(map(id, map(type, v)))
+                ):
+                    found = len(v)  # a plain list's or tuple's own length
+                    total += (8 * max(found, 1) + _NUMPY_PER_SEQUENCE) * times
+                    text["items"] += found * times
+                    number_rows.append(v)
+                    continue
                 before_item = text["items"]
-                total += max(size(distinct[key_], depth + 1), 8) * times
+                total += max(size(v, depth + 1), 8) * times
                 text["items"] += (text["items"] - before_item) * (times - 1)  # padded each time NumPy copies it
                 if total > limit:
                     break
+            if number_rows:
+                rows.append(lambda: itertools.chain.from_iterable(number_rows))
         else:
             for index in range(n):
                 try:
@@ -816,9 +883,9 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
                 if total > limit:
                     break
         walking.discard(key)
-        sizes[key] = total
+        sizes[key] = total + _NUMPY_PER_SEQUENCE  # each time NumPy meets it, it keeps a record of it
         counted[key] = text["items"] - before
-        return total
+        return sizes[key]
 
     def size(item: Any, depth: int) -> int:
         if type(item) is list or type(item) is tuple:  # the common case, with nothing of its own to look at
@@ -842,6 +909,8 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
             dtype = next((d for k, d in _PYTHON_DTYPE.items() if issubclass(kind, k)), None)  # a dtype's bool is False
             numbers(np.dtype(kind) if dtype is None else dtype)
             return 8
+        if issubclass(type(item), np.void) and _SCALAR_DTYPE.__get__(item).fields is not None:
+            raise TypeError(f"{name} must hold numbers, got a structured NumPy scalar (dtype {item.dtype}) inside it")
         if issubclass(type(item), (str, bytes, np.generic)):  # text, bytes, and NumPy's str_, bytes_ and void
             # 4 bytes a character; bytes too, which beside str become str of as many characters
             try:
@@ -860,8 +929,10 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
                 text["text"] = 1
             return max(width, 8)
         if issubclass(type(item), np.ndarray):
-            array_text(item.dtype, item.itemsize, item.size)
-            return item.size * max(item.itemsize, 8)
+            dtype, count = _ND_DTYPE.__get__(item), _ND_SIZE.__get__(item)  # not a subclass's own properties
+            list_array_kind(dtype, item)
+            array_text(dtype, dtype.itemsize, count)
+            return count * max(dtype.itemsize, 8) + _NUMPY_PER_SEQUENCE
         if issubclass(type(item), memoryview):
             try:
                 return buffer_bytes(item)
@@ -878,7 +949,7 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
         if issubclass(type(item), range):
             text["items"] += range_len(item)
             numbers(_PYTHON_DTYPE[int])
-            return _PER_PYTHON_ITEM * range_len(item)
+            return _PER_PYTHON_ITEM * range_len(item) + _NUMPY_PER_SEQUENCE
         if depth > 1 and _is_array_like(item, name):  # inside the caller's list: NumPy would ask it again
             # what it holds, and could get another answer than the one sized here
             raise TypeError(
@@ -910,12 +981,18 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
         count = view.nbytes // max(view.itemsize, 1)
         try:  # the array NumPy reads from it, a view of its memory (dropped before the buffer is released)
             a = np.asarray(view)
-            dtype, itemsize = a.dtype, a.itemsize
+            dtype = a.dtype
             del a
         except Exception:  # a format NumPy cannot read as an array: NumPy's own conversion says so
-            dtype, itemsize = _PYTHON_DTYPE[complex], 16
-        array_text(dtype, itemsize, count)  # each one padded to the longest text
-        return max(view.nbytes, 8 * count)
+            dtype = _PYTHON_DTYPE[complex]
+        list_array_kind(dtype, view)
+        array_text(dtype, dtype.itemsize, count)  # each one padded to the longest text
+        return max(view.nbytes, 8 * count) + _NUMPY_PER_BUFFER
+
+    def list_array_kind(dtype: np.dtype, item: Any) -> None:
+        if dtype.kind not in _LIST_ARRAY_KINDS:
+            shown = _describe(item) if issubclass(type(item), np.ndarray) else f"a buffer of dtype {dtype}"
+            raise TypeError(f"{name} must hold arrays of numbers, got {shown} inside it")
 
     rows: list[Callable[[], Iterator[Any]]] = []  # rows of numbers, read again only beside text
     total = size(x, 0)
@@ -951,7 +1028,7 @@ def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
         # caller passed integers all the same, so they are read one by one, exactly. An object array
         # broadcast from one value is read once (compact), and sized as what it would become.
         objects = compact(arr) if issubclass(type(ids), np.ndarray) else _objects(ids, arr, name)
-        flat = [v[()] if issubclass(type(v), np.ndarray) and v.ndim == 0 else v for v in objects.ravel()]
+        flat = [unwrap_0d(v) for v in objects.ravel()]
         if any(issubclass(type(x), (bool, np.bool_)) for x in flat):
             raise TypeError(f"{name} must be integer token ids, got a sequence containing bools")
         if arr.dtype.kind in "Of" and all(is_a(x, numbers.Integral) for x in flat):
@@ -1065,11 +1142,23 @@ def _items(x: Any, arr: np.ndarray, name: str) -> list | None:
     objects = _objects(x, arr, name)
     if objects.shape != arr.shape:
         return None
-    return [v[()] if issubclass(type(v), np.ndarray) and v.ndim == 0 else v for v in objects.ravel()]
+    flat = objects.ravel().tolist()  # the objects themselves, in C
+    if any(issubclass(k, np.ndarray) for k in types_of(flat)):
+        flat = [unwrap_0d(v) for v in flat]
+    return flat
+
+
+def types_of(items: list) -> list[type]:
+    """The distinct types of ``items``, by identity and in C (no caller's ``__hash__`` or ``__eq__`` runs):
+    a check that depends only on an item's type is made once a type, not once an item."""
+    return list(dict(zip(map(id, map(type, items)), map(type, items), strict=True)).values())
 
 
 def _is_int(v: Any) -> bool:
-    kind = type(v)  # by type: an item's own __class__ never runs
+    return _is_int_type(type(v))  # by type: an item's own __class__ never runs
+
+
+def _is_int_type(kind: type) -> bool:
     return is_sub(kind, numbers.Integral) and not issubclass(kind, (bool, np.bool_))
 
 
@@ -1091,7 +1180,7 @@ def passed_ints(x: Any, arr: np.ndarray, name: str) -> np.ndarray | None:
             if float(np.max(np.abs(arr))) < 2**53:  # in Python floats: 2**53 as a float16 overflows
                 return None  # whole numbers below 2**53: the float array holds each exactly (2**53 may be 2**53 + 1)
     items = _items(x, arr, name)
-    if items is None or not all(_is_int(v) for v in items):
+    if items is None or not all(_is_int_type(k) for k in types_of(items)):
         return None
     return np.array([*items, None], dtype=object)[:-1].reshape(arr.shape)
 
@@ -1116,8 +1205,11 @@ def big_ints_among(x: Any, arr: np.ndarray, name: str) -> bool:
             if float(np.max(np.abs(np.where(np.isfinite(arr), arr, 0.0)))) < 2**53:
                 return False  # every entry below 2**53: any integer among them is held exactly (2**53 may be rounded)
     items = _items(x, arr, name)
-    if items is None or not all(is_a(v, (numbers.Real, bool, np.bool_)) for v in items):
+    kinds = types_of(items) if items is not None else []
+    if items is None or not all(is_sub(k, (numbers.Real, bool, np.bool_)) for k in kinds):
         return False  # not all numbers (None, str): refused as such elsewhere
+    if not any(_is_int_type(k) for k in kinds):
+        return False
     for v in items:
         if _is_int(v) and abs(_int_of(v, name)) > 2**53:
             if arr.dtype.kind == "O":

@@ -18,6 +18,7 @@ from ._validation import (
     _int_of,
     _is_one_of,
     _no_false_class,
+    _objects,
     as_array,
     exact_int,
     is_a,
@@ -25,6 +26,7 @@ from ._validation import (
     plain_str,
     short_repr,
     type_name,
+    unwrap_0d,
 )
 
 __all__ = [
@@ -221,8 +223,8 @@ def _as_float64(x: Any, name: str) -> np.ndarray:
         # A list NumPy made a float array or objects: ints beyond 2**53, mixed numpy int types,
         # longdoubles, Fractions. Each item is read as itself and must be a float64 exactly (or be
         # refused): a figure rounded before it is compared could agree where it differs.
-        objects = np.asarray(x, dtype=object) if from_list else arr
-        flat = [v[()] if issubclass(type(v), np.ndarray) and v.ndim == 0 else v for v in objects.ravel()]
+        objects = _objects(x, arr, name) if from_list else arr  # sized first: one Python object an entry
+        flat = [unwrap_0d(v) for v in objects.ravel()]
         if objects.shape == arr.shape and all(
             is_a(v, numbers.Real) and not issubclass(type(v), (bool, np.bool_)) for v in flat
         ):

@@ -30,7 +30,9 @@ from ._validation import (
     exact_int,
     exact_real,
     frozen_copy,
+    is_0d,
     is_a,
+    iter_items,
     plain_items,
     short_repr,
     type_name,
@@ -382,13 +384,14 @@ def context_windows(sentences: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
     k = check_size(k, "k")
     if issubclass(type(sentences), (str, bytes)) or not _has(sentences, "__iter__", "sentences"):
         raise TypeError(f"sentences must be a sequence of 1-D int arrays, got {type_name(sentences)}")
-    if issubclass(type(sentences), np.ndarray) and sentences.ndim == 0:
+    if is_0d(sentences):
         raise TypeError("sentences must be a sequence of 1-D int arrays, got a 0-d array")
     if issubclass(type(sentences), (list, tuple, dict)) and not _is_one_of(type(sentences), (list, tuple)):
         raise TypeError(f"sentences must be a plain list or tuple of 1-D int arrays, got {type_name(sentences)}")
     arrays = []
     total = 0  # ids in all the sentences so far: sized before any of them is read
-    for s in sentences:  # checked one by one, so a long sequence of scalars is refused at its first
+    # checked one by one, so a long sequence of scalars is refused at its first; an iterator that fails, by name
+    for s in iter_items(sentences, "sentences", "a sequence of 1-D int arrays"):
         if len(arrays) == 3 * MAX_SENTENCES:  # before the next is read: an endless iterator stops here
             raise ValueError(f"sentences must hold at most {3 * MAX_SENTENCES:,} sentences")
         plain = _plain_sentence(s)

@@ -18,6 +18,7 @@ from ._validation import (
     exact_real,
     is_a,
     short_repr,
+    unwrap_0d,
 )
 
 __all__ = [
@@ -244,8 +245,7 @@ def _reduced_degrees(angle: Any) -> float:
     An int is reduced as an int and a longdouble in longdouble (fmod is exact), so 2**64 + 90 degrees
     is 106 degrees, not the float64 nearest 2**64 + 90; 1e300 degrees is the angle it is, not noise.
     """
-    if issubclass(type(angle), np.ndarray) and angle.ndim == 0:
-        angle = angle[()]
+    angle = unwrap_0d(angle)
     check_real(angle, "angle_degrees", finite=False)  # the type, and no bool
     if is_a(angle, numbers.Rational):  # an int or a Fraction, read by the value it holds, reduced exactly
         return float(exact_real(angle, "angle_degrees") % 360)

@@ -34,7 +34,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._validation import _describe, _is_one_of, check_flag, check_ids, check_path, range_len, short_repr
+from ._validation import (
+    _describe,
+    _is_one_of,
+    check_flag,
+    check_ids,
+    check_nbytes,
+    check_path,
+    range_len,
+    short_repr,
+)
 
 if TYPE_CHECKING:  # tiktoken is imported when the vocabulary is first loaded, not with embedlab
     import tiktoken
@@ -391,7 +400,28 @@ def _check_id_list(ids: Any) -> list[int]:
         raise ValueError(f"ids must be a single id or a 1-D sequence of ids, got shape {arr.shape}")
     if arr.size > MAX_IDS:
         raise ValueError(f"ids must hold at most {MAX_IDS:,} ids, got {arr.size:,}")
+    check_nbytes((arr.size, _PER_ID), np.uint8, "ids")  # the list of Python ints below, and the index into it
     return [int(i) for i in arr.reshape(-1)]
+
+
+#: Bytes each id costs as a Python int in a list, and in the array that looks up its length.
+_PER_ID = 64
+
+_token_length_table: list[np.ndarray] = []  # filled once: the byte length of every token of GPT-2's vocabulary
+
+
+def _token_lengths() -> np.ndarray:
+    if not _token_length_table:
+        enc = _default()[0]
+        lengths = [len(enc.decode_single_token_bytes(i)) for i in range(_default()[1].vocab_size)]
+        _token_length_table.append(np.array(lengths, dtype=np.int64))
+    return _token_length_table[0]
+
+
+def _output_bytes(ids: list[int], per_id: int, per_byte: int) -> int:
+    """Bytes a result built from ``ids`` takes, at ``per_id`` an id and ``per_byte`` a byte of their text:
+    token 35496 is 128 bytes, so 2**24 of them decode to 2 GiB, and their HTML to far more."""
+    return len(ids) * per_id + int(_token_lengths()[ids].sum()) * per_byte if ids else 0
 
 
 def encode(text: str, *, allow_special: bool = False) -> list[int]:
@@ -461,7 +491,10 @@ def decode(ids: Any) -> str:
     >>> decode([])
     ''
     """
-    return _default()[0].decode(_check_id_list(ids))
+    ids = _check_id_list(ids)
+    # tiktoken's bytes, then Python's str of them (up to 4 bytes a character): sized, as tiktoken panics without room
+    check_nbytes((_output_bytes(ids, 0, 8),), np.uint8, "ids")
+    return _default()[0].decode(ids)
 
 
 def token_bytes(ids: Any) -> list[bytes]:
@@ -488,7 +521,9 @@ def token_bytes(ids: Any) -> list[bytes]:
     [b'\\xe6\\x97', b'\\xa5']
     """
     enc = _default()[0]
-    return [enc.decode_single_token_bytes(i) for i in _check_id_list(ids)]
+    ids = _check_id_list(ids)
+    check_nbytes((_output_bytes(ids, 64, 2),), np.uint8, "ids")  # a bytes object an id
+    return [enc.decode_single_token_bytes(i) for i in ids]
 
 
 _CONTROL_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
@@ -537,6 +572,9 @@ def tokens(ids: Any) -> list[str]:
     >>> tokens(encode("日"))
     ['\\\\xe6\\\\x97', '\\\\xa5']
     """
+    ids = _check_id_list(ids)
+    # a bytes and a str an id, and _visible's list of characters (a Python str each beyond Latin-1)
+    check_nbytes((_output_bytes(ids, 200, 64),), np.uint8, "ids")
     return [_visible(b) for b in token_bytes(ids)]
 
 
@@ -586,6 +624,12 @@ _SPAN_STYLE = (
 _ID_STYLE = "display:block;font-size:75%;color:#000"
 
 
+#: Bytes of HTML each token takes (its span, styles and title, about 480 characters, built twice over in the list
+#: and its join), and each byte of its text (escaped twice, in the title and the span, and shown by _visible).
+_HTML_PER_ID = 1200
+_HTML_PER_BYTE = 192
+
+
 def tokens_html(text: str, *, allow_special: bool = False) -> str:
     """Return ``text``'s tokens as HTML: one coloured span per token, its id under it.
 
@@ -619,6 +663,7 @@ def tokens_html(text: str, *, allow_special: bool = False) -> str:
     4
     """
     ids = encode(text, allow_special=allow_special)
+    check_nbytes((_output_bytes(ids, _HTML_PER_ID, _HTML_PER_BYTE),), np.uint8, "text")  # before any span is built
     spans = []
     for k, (i, t) in enumerate(zip(ids, tokens(ids), strict=True)):
         style = _SPAN_STYLE.format(bg=_PALETTE[k % len(_PALETTE)])
@@ -672,10 +717,23 @@ def explorer_html(sentences: Sequence[str] = SAMPLE_SENTENCES) -> str:
     sentences = [sentences[k] for k in range(len(sentences))]  # read by position: its own iterator never runs
     if sum(len(str.__str__(s)) for s in sentences if issubclass(type(s), str)) > MAX_TEXT:  # the characters each holds
         raise ValueError(f"sentences must hold at most {MAX_TEXT:,} characters in all")
+    sentences = [_check_text(s, f"sentences[{k}]") for k, s in enumerate(sentences)]
+    counts = [encode(s) for s in sentences]
+    # every sentence's HTML, kept until the page is joined, and the page: sized before any is built
+    check_nbytes(
+        (
+            2
+            * sum(
+                _output_bytes(ids, _HTML_PER_ID, _HTML_PER_BYTE) + 64 * len(s)
+                for ids, s in zip(counts, sentences, strict=True)
+            ),
+        ),
+        np.uint8,
+        "sentences",
+    )
     parts = []
     for k, s in enumerate(sentences):
-        s = _check_text(s, f"sentences[{k}]")
-        n = len(encode(s))
+        n = len(counts[k])
         # control characters shown as escapes, as the tokens show them (HTML would drop or rewrite them)
         shown = "".join(ch if ch == " " or ch.isprintable() else _visible(ch.encode("utf-8")) for ch in s)
         parts.append(

@@ -44,6 +44,7 @@ from ._validation import (
     plain_str,
     range_len,
     short_repr,
+    unwrap_0d,
 )
 
 __all__ = [
@@ -589,8 +590,7 @@ def update_bars(container: BarContainer, values: Any, highlight: int | Sequence[
     values = _values(values, "values", ndim=1)
     if values.size != len(container.patches):
         raise ValueError(f"values must have one entry per bar ({len(container.patches)}), got {values.size}")
-    if issubclass(type(highlight), np.ndarray) and highlight.ndim == 0:
-        highlight = highlight[()]  # a 0-d array is one index
+    highlight = unwrap_0d(highlight)  # a 0-d array is one index
     if issubclass(type(highlight), (list, tuple, np.ndarray)):
         # sized and read by list's, tuple's or NumPy's own methods: a subclass's own len or iter never runs
         if issubclass(type(highlight), np.ndarray):

@@ -95,7 +95,12 @@ def parse_number(text: str) -> float | None:
     Accepted: ``0.42``, ``.42``, ``42%`` (a percentage: 0.42), ``4.2e-1``, a decimal comma
     ``0,42``, thousands separated by commas, spaces or underscores (``262,668,288``), a Unicode
     minus, and a fraction of two numbers (``1/3``). A lone comma followed by exactly three
-    digits after a non-zero integer part (``1,234``) is read as a thousands separator.
+    digits after a non-zero integer part (``1,234``) is read as a thousands separator. Inside a
+    fraction there are no thousands separators: one comma is a decimal comma (``1,5/2`` and
+    ``1,234/2`` are 0.75 and 0.617), and ``1,234,567/1000`` is not a number (type ``1234567/1000``).
+
+    >>> [parse_number(t) for t in ["1,234", "1,234/2", "1,5/2", "1,234,567/1000"]]
+    [1234.0, 0.617, 0.75, None]
 
     Examples
     --------

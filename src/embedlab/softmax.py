@@ -10,6 +10,7 @@ import numpy as np
 
 from ._validation import (
     _describe,
+    _int_item,
     _no_false_class,
     as_array,
     big_ints_among,
@@ -68,7 +69,7 @@ def _int_logits_shifted(z: Any, name: str, axis: Any) -> Any:
         try:
             return np.broadcast_to(_int_logits_shifted(object_ints(values, name), name, axis), arr.shape)
         except ValueError:  # beyond 64 bits: the differences in Python's ints
-            exact = np.frompyfunc(int, 1, 1)(values)
+            exact = np.frompyfunc(lambda v: _int_item(v, name), 1, 1)(values)  # int's own value: no __int__ runs
             top = exact.max(axis=axis, keepdims=True)
             below = np.frompyfunc(_minus_float, 1, 1)(top - exact).astype(np.float64)
             return np.broadcast_to(below, arr.shape)
@@ -249,7 +250,9 @@ def cross_entropy_grad(logits: Any, targets: Any) -> np.ndarray:
     """
     z, _ = _check_logits(logits, "logits", -1)
     targets = _check_targets(z, targets)
-    _, e, total = _exp_parts(z)
+    # the shifted logits, their exponentials, and the gradient with its temporary: four arrays of z's shape
+    check_nbytes((4, *z.shape), work_dtype(z.dtype), "logits")
+    e, total = _exp_parts(z)[1:]  # the shifted logits are let go before the gradient is made
     return _softmax_minus_one_hot(e, total, targets, z.dtype)
 
 
@@ -363,7 +366,8 @@ def saturation_prob(t: Any, n_others: int = 3) -> Any:
             floats = np.array([_real_to_float(x) for x in data.ravel()], dtype=np.float64).reshape(data.shape)
             t = np.broadcast_to(floats, raw.shape) if floats.shape != raw.shape else floats
     arr = check_float_array(t, "t")
-    check_nbytes((4, *arr.shape), np.result_type(arr.dtype, np.float64), "t")  # the result and its temporaries
+    # the working copy, the exponentials, both branches of np.where and their temporaries, and the result
+    check_nbytes((8, *arr.shape), np.result_type(arr.dtype, np.float64), "t")
     if np.isnan(compact(arr)).any():
         raise ValueError(f"t must not be NaN, got {int(np.isnan(compact(arr)).sum())} NaN value(s)")
     w = arr.astype(np.result_type(arr.dtype, np.float64), copy=False)  # float64, or longdouble

@@ -840,7 +840,7 @@ def train(
     )  # fmt: skip
     params = run.params
     n_checkpoints = min(n_checkpoints, steps + 1)  # more would only repeat steps
-    check_nbytes((n_checkpoints, 2 * run.V, run.d), np.float64, "n_checkpoints")
+    check_nbytes((2 * n_checkpoints, 2 * run.V, run.d), np.float64, "n_checkpoints")  # kept, then np.stack's copy
     E_init = params["E"].copy()
     ckpt = np.unique(np.linspace(0, steps, n_checkpoints).round().astype(int))
 
@@ -1398,7 +1398,8 @@ def _pca_2d(E: Any, basis: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
     # float16 is centred in float32 (its mean could overflow); longdouble in float64, which linalg supports.
     dtype = np.float64 if E.dtype == np.longdouble else work_dtype(E.dtype)
     # the rows in the working dtype, centred, and the SVD's U, Vt and LAPACK workspace (gesdd: a few d x d)
-    check_nbytes((4 * E.shape[0] + 8 * E.shape[1] + 8, E.shape[1]), dtype, name)
+    # in float64 at least: LAPACK's gesdd may work in double precision for a float32 matrix
+    check_nbytes((4 * E.shape[0] + 8 * E.shape[1] + 8, E.shape[1]), np.promote_types(dtype, np.float64), name)
     if basis is not None:
         basis = check_float_array(basis, "basis", ndim=2)
         if basis.shape != (E.shape[1], 2):
