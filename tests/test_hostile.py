@@ -7119,3 +7119,43 @@ def test_hostile_pass_77_the_grader_reads_a_comma_inside_a_fraction_as_its_docst
     assert quiz_mod.parse_number("1,234") == 1234.0
     assert quiz_mod.parse_number("1,234/2") == pytest.approx(0.617)
     assert quiz_mod.parse_number("1,234,567/1000") is None
+
+
+def test_hostile_pass_79_a_failing_abc_elsewhere_in_the_process_does_not_break_every_call():
+    """A numbers.Real subclass whose __subclasshook__ raises (defined anywhere) made issubclass raise KeyError
+    for every argument: softmax([1.0, 2.0]) failed. Run apart: the hook stays in numbers.Real for the process."""
+    code = textwrap.dedent(
+        """
+        import numbers, warnings
+        import embedlab
+        warnings.simplefilter("error")
+
+        class Bad(numbers.Real):
+            __subclasshook__ = classmethod(lambda cls, other: (_ for _ in ()).throw(KeyError("hook")))
+
+        print(embedlab.softmax([0.0, 0.0]).tolist(), embedlab.lookup(embedlab.E_TOY, [1]).tolist())
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-1500:]
+    assert out.stdout.strip() == f"[0.5, 0.5] {embedlab.E_TOY[[1]].tolist()}"
+
+
+def test_hostile_pass_79_tokens_html_sizes_at_least_what_it_takes_for_text_with_spaces():
+    """The visible space makes the whole page two bytes a character: text of spaces and NULs took 1.4 times the
+    estimate (measured with tracemalloc, not timed)."""
+    import tracemalloc
+
+    from embedlab import gpt2
+
+    text = " \x00" * 2**13
+    ids = gpt2.encode(text)
+    gpt2.tokens_html("warm up")  # the vocabulary and the length table, loaded before the measurement
+    gpt2._token_lengths()
+    tracemalloc.start()
+    try:
+        gpt2.tokens_html(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert gpt2._output_bytes(ids, gpt2._HTML_PER_ID, gpt2._HTML_PER_BYTE) >= peak

@@ -162,12 +162,15 @@ def is_a(x: Any, types: Any) -> bool:
     class's metaclass redefines comparisons or lookups (:func:`odd_metaclass`: the check would run that code).
     By ``type(x)``: isinstance would read ``x.__class__``, which an object's own ``__getattribute__`` can answer
     or fail."""
-    return not odd_metaclass(type(x)) and issubclass(type(x), types)
+    return is_sub(type(x), types)
 
 
 def is_sub(kind: type, types: Any) -> bool:
     """``issubclass(kind, types)`` for abstract types, False for a class of an :func:`odd_metaclass`."""
-    return not odd_metaclass(kind) and issubclass(kind, types)
+    try:
+        return not odd_metaclass(kind) and issubclass(kind, types)
+    except Exception:  # an ABC's __subclasshook__ (anyone's, registered anywhere) that fails: not one of them
+        return False
 
 
 def _bounded_repr(x: Any, room: int, levels: int) -> str:

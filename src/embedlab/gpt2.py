@@ -626,7 +626,7 @@ _ID_STYLE = "display:block;font-size:75%;color:#000"
 
 #: Bytes of HTML each token takes (its span, styles and title, about 480 characters, built twice over in the list
 #: and its join), and each byte of its text (escaped twice, in the title and the span, and shown by _visible).
-_HTML_PER_ID = 1200
+_HTML_PER_ID = 2400  # two bytes a character: the visible space "␣" makes the whole page UCS-2
 _HTML_PER_BYTE = 192
 
 
