@@ -34,6 +34,10 @@ PARSE_CASES: list[tuple[str, float | None]] = [
     ("inf", None),
     ("1e999", None),
     ("0x10", None),
+    ("1,000e3", 1e6),  # thousands before an exponent, as 1,000 alone (hostile pass 80)
+    ("2,500E2", 250_000.0),
+    ("1,234,567e0", 1_234_567.0),
+    ("12,34e1", 123.4),  # two digits after the comma: a decimal comma
 ]
 
 #: (typed, answer, abs_tol, slip value or None): entries such as "1,946" that read two ways.
@@ -54,6 +58,8 @@ AMBIGUOUS_CASES: list[tuple[str, float, float, float | None]] = [
 AMBIGUOUS_CASES += [
     ("2,079", 1.9459, 0.01, 2.0794),  # the ln 8 slip with a decimal comma: the slip's hint, read as 2.079
     ("1,946", 1.946, 0.01, 1946.0),  # right as decimals beats a slip as thousands
+    ("1,000e3", 1e6, 0.5, None),  # thousands before an exponent: right, and says so
+    ("1,000e3", 1000.0, 0.5, None),  # a decimal comma before an exponent: right, read as 1.000e3
 ]
 
 #: (typed, answer, abs_tol, slip value or None, percent): "%" is read only where the question allows it.

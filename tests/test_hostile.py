@@ -7159,3 +7159,44 @@ def test_hostile_pass_79_tokens_html_sizes_at_least_what_it_takes_for_text_with_
     finally:
         tracemalloc.stop()
     assert gpt2._output_bytes(ids, gpt2._HTML_PER_ID, gpt2._HTML_PER_BYTE) >= peak
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "readings"),
+    [
+        ("1,000e3", 1e6, ("1000e3", "1.000e3")),
+        ("2,500E2", 250000.0, ("2500E2", "2.500E2")),
+        ("-1,000e3", -1e6, ("-1000e3", "-1.000e3")),
+        ("1,234,567e0", 1234567.0, None),
+        ("12,34e1", 123.4, None),  # not three digits after the comma: a decimal comma, as 12,34 is
+    ],
+)
+def test_hostile_pass_80_thousands_with_an_exponent_are_read_as_thousands(text, value, readings):
+    """A comma and three digits is a thousands separator, said the docstring, but not before an exponent:
+    1,000e3 was read as 1.000e3 (1000.0, where 1,000 is 1000 and 1 000e3 is 10**6), with no note that the comma
+    could mean either. Both graders share the rule; the page's is checked on the same strings elsewhere."""
+    assert quiz_mod.parse_number(text) == value
+    assert quiz_mod.ambiguous_readings(text) == readings
+
+
+def test_hostile_pass_79_int_subclasses_are_read_by_their_value_when_numpy_makes_an_int_array():
+    """NumPy makes an int array of a list of int subclasses by their __index__; embedlab reads int subclasses by
+    the value they hold everywhere else. A lying __index__ gave softmax([MyI(0), MyI(1)]) = [0.5, 0.5] (both read
+    as 99) and refused lookup(E, [MyI(0)]) for an id 99 the caller never passed."""
+    lying = type("MyI", (int,), {"__int__": lambda s: 99, "__index__": lambda s: 99})
+    expected = np.exp([0.0, 1.0]) / np.exp([0.0, 1.0]).sum()
+    np.testing.assert_allclose(embedlab.softmax([lying(0), lying(1)]), expected, rtol=1e-15)
+    np.testing.assert_allclose(embedlab.log_softmax([lying(0), lying(1)]), np.log(expected), rtol=1e-15)
+    assert embedlab.saturation_prob(lying(0)) == 0.25  # 1 / (1 + 3 e^0)
+    np.testing.assert_array_equal(embedlab.lookup(embedlab.E_TOY, [lying(0)]), embedlab.E_TOY[[0]])
+    np.testing.assert_array_equal(embedlab.one_hot([lying(0), lying(1)], 3), np.eye(3)[:2])
+    assert embedlab.dot([lying(1), lying(2)], [1, 1]) == 3.0
+
+
+def test_hostile_pass_81_saturation_prob_reads_int_subclasses_by_the_value_they_hold():
+    """saturation_prob rounded the re-read ints with float(x), which runs an int subclass's own __float__."""
+    lying = type("Lie", (int,), {"__index__": lambda s: 3, "__int__": lambda s: 2, "__float__": lambda s: 9.5})
+    p1 = 1 / (1 + 3 * math.exp(-1.0))
+    np.testing.assert_allclose(embedlab.saturation_prob([lying(1), lying(0)]), [p1, 0.25], rtol=1e-15)
+    assert embedlab.saturation_prob(lying(1)) == pytest.approx(p1, rel=1e-15)
+    assert embedlab.saturation_prob(np.array(lying(1), dtype=object).reshape(())) == pytest.approx(p1, rel=1e-15)

@@ -1034,7 +1034,8 @@ def check_ids(ids: Any, vocab_size: int, name: str = "ids") -> np.ndarray:
         flat = [unwrap_0d(v) for v in objects.ravel()]
         if any(issubclass(type(x), (bool, np.bool_)) for x in flat):
             raise TypeError(f"{name} must be integer token ids, got a sequence containing bools")
-        if arr.dtype.kind in "Of" and all(is_a(x, numbers.Integral) for x in flat):
+        subclassed = any(id(k) not in _EXACT_NUMBER_IDS for k in types_of(flat))  # read by NumPy's __index__
+        if (arr.dtype.kind in "Of" or subclassed) and all(is_a(x, numbers.Integral) for x in flat):
             # plain ints, read by the value they hold: a subclass's own comparisons or conversions never run, and
             # a NumPy scalar subclass, a class only registered as Integral or one lying about its class is refused
             ints = [x if type(x) is int else _int_item(x, name) for x in flat]
@@ -1171,9 +1172,10 @@ def passed_ints(x: Any, arr: np.ndarray, name: str) -> np.ndarray | None:
     A list mixing ``np.int64`` and ``np.uint64`` (or 0-d arrays of them) becomes float64, and one
     holding a Python int beyond 64 bits an object array; the caller passed integers all the same.
     None when ``x`` is an array (its dtype is what it is) or holds anything but integers (bools are
-    not integers here).
+    not integers here). A list NumPy made an int array of is read again only if it holds an int
+    subclass: NumPy read it by its ``__index__``, which may say another number than the one it holds.
     """
-    if issubclass(type(x), np.ndarray) or arr.dtype.kind not in "fO" or not arr.size:
+    if issubclass(type(x), np.ndarray) or arr.dtype.kind not in "fOiu" or not arr.size:
         return None
     if arr.dtype.kind == "f":
         with np.errstate(invalid="ignore"):
@@ -1183,8 +1185,11 @@ def passed_ints(x: Any, arr: np.ndarray, name: str) -> np.ndarray | None:
             if float(np.max(np.abs(arr))) < 2**53:  # in Python floats: 2**53 as a float16 overflows
                 return None  # whole numbers below 2**53: the float array holds each exactly (2**53 may be 2**53 + 1)
     items = _items(x, arr, name)
-    if items is None or not all(_is_int_type(k) for k in types_of(items)):
+    kinds = types_of(items) if items is not None else []
+    if items is None or not all(_is_int_type(k) for k in kinds):
         return None
+    if arr.dtype.kind in "iu" and all(id(k) in _EXACT_NUMBER_IDS for k in kinds):
+        return None  # Python's and NumPy's own ints: NumPy's array holds each as it is
     return np.array([*items, None], dtype=object)[:-1].reshape(arr.shape)
 
 

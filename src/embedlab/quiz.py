@@ -71,7 +71,8 @@ NO_PERCENT = "Percentages are not read here: this answer is not a fraction or a 
 # One way to match each number (\d+(?:\.\d*)? never splits a run of digits two ways), so matching is linear.
 _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?"
 _FULL = re.compile(rf"^({_NUMBER})(?:/({_NUMBER}))?$", re.IGNORECASE | re.ASCII)  # ASCII digits, as in JS
-_THOUSANDS = re.compile(r"^[+-]?[1-9]\d{0,2}(?:,\d{3})+$", re.ASCII)  # 262,668,288 (but not 0,420)
+# 262,668,288 and 1,000e3 (but not 0,420)
+_THOUSANDS = re.compile(r"^[+-]?[1-9]\d{0,2}(?:,\d{3})+(?:e[+-]?\d+)?$", re.ASCII | re.IGNORECASE)
 _ONE_COMMA = re.compile(r"^[^,.]*,[^,.]*$")  # 0,42: a decimal comma
 #: Spacing an answer may carry, written out: Python's and JavaScript's ``\s`` differ (U+FEFF, U+001C-U+001F,
 #: U+0085), so both graders drop this one list: every character either calls space, and the underscore.
@@ -80,7 +81,8 @@ _SPACE_CHARS = "".join(
 )
 _SPACE_CLASS = "[" + "".join(f"\\u{ord(c):04x}" for c in _SPACE_CHARS) + "]"  # the same text in both languages
 _SPACES = re.compile(_SPACE_CLASS)
-_AMBIGUOUS = re.compile(r"^[+-]?[1-9]\d{0,2},\d{3}%?$", re.ASCII)  # 1,946: thousands, or 1.946 with a comma
+# 1,946 (or 1,946e3): thousands, or 1.946 with a comma
+_AMBIGUOUS = re.compile(r"^[+-]?[1-9]\d{0,2},\d{3}(?:e[+-]?\d+)?%?$", re.ASCII | re.IGNORECASE)
 
 
 #: Most choices a question may offer, and most slips it may name.
@@ -95,7 +97,7 @@ def parse_number(text: str) -> float | None:
     Accepted: ``0.42``, ``.42``, ``42%`` (a percentage: 0.42), ``4.2e-1``, a decimal comma
     ``0,42``, thousands separated by commas, spaces or underscores (``262,668,288``), a Unicode
     minus, and a fraction of two numbers (``1/3``). A lone comma followed by exactly three
-    digits after a non-zero integer part (``1,234``) is read as a thousands separator. Inside a
+    digits after a non-zero integer part (``1,234``, ``1,234e3``) is read as a thousands separator. Inside a
     fraction there are no thousands separators: one comma is a decimal comma (``1,5/2`` and
     ``1,234/2`` are 0.75 and 0.617), and ``1,234,567/1000`` is not a number (type ``1234567/1000``).
 
@@ -372,7 +374,7 @@ def grade_choice(
 _PARSE_JS = (
     "function(x){var t=x.replace(/" + _SPACE_CLASS + "/g,'').replace(/\\u2212/g,'-');"
     "if(t==='')return null;var pc=t.slice(-1)==='%';if(pc)t=t.slice(0,-1);"
-    "if(/^[+-]?[1-9]\\d{0,2}(?:,\\d{3})+$/.test(t))t=t.replace(/,/g,'');"
+    "if(/^[+-]?[1-9]\\d{0,2}(?:,\\d{3})+(?:e[+-]?\\d+)?$/i.test(t))t=t.replace(/,/g,'');"
     "else if(/^[^,.]*,[^,.]*$/.test(t))t=t.replace(',','.');"
     "var N='[+-]?(?:\\\\d+(?:\\\\.\\\\d*)?|\\\\.\\\\d+)(?:e[+-]?\\\\d+)?',"
     "m=new RegExp('^('+N+')(?:/('+N+'))?$','i').exec(t);if(!m)return NaN;"
@@ -391,7 +393,8 @@ _GRADE_JS = (
     "if(x===null)s='blank';else if(isNaN(x))s='nan';"
     "else if(c.slice(-1)==='%'&&d.pct!=='1'){s='nan';m=d.nopct;"
     "for(var k=0;k<sl.length;k++){if(w(x,Number(sl[k][0]))){s='slip';m=sl[k][1];break;}}}"
-    "else if(/^[+-]?[1-9]\\d{0,2},\\d{3}%?$/.test(c)){var ra=c.replace(',',''),rb=c.replace(',','.'),xd=P(rb);"
+    "else if(/^[+-]?[1-9]\\d{0,2},\\d{3}(?:e[+-]?\\d+)?%?$/i.test(c)){"
+    "var ra=c.replace(',',''),rb=c.replace(',','.'),xd=P(rb);"
     "var gs=[G(x,' '+d.readk.split('{a}').join(ra).split('{b}').join(rb))];"
     "if(xd!==null&&!isNaN(xd))gs.push(G(xd,' '+d.readd.split('{b}').join(rb)));g=gs[0];"
     "for(var k=gs.length-1;k>=0;k--){if(gs[k][0]==='slip')g=gs[k];}"

@@ -308,7 +308,10 @@ def _cross_entropy_and_grad(z: np.ndarray, targets: np.ndarray) -> tuple[float, 
 
 
 def _real_to_float(x: Any) -> float:
-    """A real number as the nearest float64, or +-inf beyond it (ints and Fractions of any size)."""
+    """A real number as the nearest float64, or +-inf beyond it (ints and Fractions of any size); an int
+    subclass by the value it holds (its own ``__float__`` never runs)."""
+    if issubclass(type(x), int):
+        x = int.__index__(x)
     try:
         return float(x)
     except OverflowError:
