@@ -99,6 +99,7 @@ from embedlab import figures as figures_mod
 from embedlab import plots as plots_mod
 from embedlab import practice as practice_mod
 from embedlab import quiz as quiz_mod
+from embedlab import sweep as sweep_mod
 from embedlab._validation import short_repr
 from embedlab.claims import check
 from embedlab.corpus import make_corpus
@@ -7200,3 +7201,32 @@ def test_hostile_pass_81_saturation_prob_reads_int_subclasses_by_the_value_they_
     np.testing.assert_allclose(embedlab.saturation_prob([lying(1), lying(0)]), [p1, 0.25], rtol=1e-15)
     assert embedlab.saturation_prob(lying(1)) == pytest.approx(p1, rel=1e-15)
     assert embedlab.saturation_prob(np.array(lying(1), dtype=object).reshape(())) == pytest.approx(p1, rel=1e-15)
+
+
+def test_hostile_pass_81_an_int_subclass_beside_floats_is_read_by_the_value_it_holds():
+    """NumPy makes a float array of [Lie(1), 0.5] through the int subclass's own __float__ (9.5 here): softmax
+    gave [0.99988, 0.00012] and dot 10.0. The walk sees the subclass, and the array is made again from the value
+    it holds."""
+    lying = type("Lie", (int,), {"__index__": lambda s: 3, "__int__": lambda s: 2, "__float__": lambda s: 9.5})
+    expected = np.exp([1.0, 0.5]) / np.exp([1.0, 0.5]).sum()
+    np.testing.assert_allclose(embedlab.softmax([lying(1), 0.5]), expected, rtol=1e-15)
+    assert embedlab.dot([lying(1), 0.5], [1, 1]) == 1.5
+    np.testing.assert_allclose(
+        embedlab.saturation_prob([lying(1), 0.5]), [1 / (1 + 3 * math.exp(-1.0)), 1 / (1 + 3 * math.exp(-0.5))]
+    )
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda: sweep_mod.SweepSpec(data_sizes=[10**5000]), r"^data_sizes must hold ints of at most"),
+        (lambda: sweep_mod.SweepSpec(widths=[10**5000]), r"^widths must hold ints of at most"),
+        (lambda: sweep_mod.SweepSpec(seeds=[10**5000, 1]), r"^seeds must hold ints of at most"),
+        (lambda: sweep_mod.SweepSpec(draws=[10**5000]), r"^draws must hold ints of at most"),
+    ],
+)
+def test_hostile_pass_82_sweep_grids_refuse_huge_ints_by_name(make, words):
+    """The message itself formatted the int ({v:,}: Python's 4,300-digit limit raised, naming nothing); seeds and
+    draws had no bound, and the spec then failed in its own repr."""
+    with pytest.raises(ValueError, match=words):
+        make()

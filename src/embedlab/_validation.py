@@ -460,6 +460,7 @@ def as_array(x: Any, name: str, what: str) -> np.ndarray:
     """``np.asarray(x)``, refusing masked arrays and turning NumPy's ragged-list error into ours."""
     _no_false_class(x, name)
     _not_masked(x, name)
+    seen: dict[str, int] = {}  # what the walk of a list saw: an int subclass with its own __float__
     if issubclass(type(x), range):
         check_nbytes((range_len(x),), np.float64, name)  # a range(10**12) is sized before NumPy builds it
     elif not is_a(x, (np.ndarray, numbers.Number)) and (
@@ -469,15 +470,29 @@ def as_array(x: Any, name: str, what: str) -> np.ndarray:
     ):  # a list of broadcast arrays, a memoryview, a sequence object, an array-like: sized as NumPy would
         # copy them, four times over: NumPy's conversion of nested Python sequences, and the work arrays after it
         x = read_once(x, name, what)  # what is sized is what NumPy converts (a caller reads what read_once gave)
-        check_nbytes((4 * _sequence_bytes([x], name),), np.uint8, name)
+        check_nbytes((4 * _sequence_bytes([x], name, seen),), np.uint8, name)
     try:
-        return np.asarray(x)
+        arr = np.asarray(x)
     except ValueError:  # ragged nested lists
         raise ValueError(
             f"{name} must be a rectangular array of {what}, got a ragged nested sequence (rows of different lengths)"
         ) from None
     except Exception as exc:  # an object whose own conversion fails, however it fails
         raise TypeError(f"{name} must be an array of {what}, got {_describe(x)} ({type_name(exc)})") from None
+    if seen.get("own_float") and arr.dtype.kind in "fc":
+        arr = _held_values(x, arr, name)
+    return arr
+
+
+def _held_values(x: Any, arr: np.ndarray, name: str) -> np.ndarray:
+    """The float array NumPy made of a list holding int subclasses, made again from the values they hold:
+    NumPy read each by its own ``__float__``, which may say another number (ints that fit 64 bits: larger
+    ones made an object array)."""
+    flat = _items(x, arr, name)
+    if flat is None:
+        return arr
+    values = [float(int.__index__(v)) if issubclass(type(v), int) and type(v) is not bool else v for v in flat]
+    return np.array(values, dtype=arr.dtype).reshape(arr.shape)
 
 
 #: Python numbers and NumPy's: NumPy stores each in at most 8 bytes (16 or 32 for the widest, within
@@ -759,7 +774,7 @@ def _is_array_like(x: Any, name: str) -> bool:
     return any(_has(x, a, name) for a in ("__array__", "__array_interface__", "__array_struct__"))
 
 
-def _sequence_bytes(x: list | tuple, name: str) -> int:
+def _sequence_bytes(x: list | tuple, name: str, seen: dict[str, int] | None = None) -> int:
     """The bytes NumPy would take to make an array of a (nested) sequence, counted before it does.
 
     Arrays, memoryviews and array-likes count their full size (a broadcast as the array it would
@@ -776,7 +791,7 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
     kept: list[Any] = []  # every object walked stays alive, so no id is reused by a later temporary
     # the widest text item, every item that NumPy would pad to it, whether there is text at all, and the widest
     # text a number becomes beside text (NumPy writes 1.5 as '1.5' in a <U32: 32 characters for any float)
-    text = {"longest": 0, "items": 0, "text": 0, "numbers": 0}
+    text = {"longest": 0, "items": 0, "text": 0, "numbers": 0, "own_float": 0}
 
     widths: dict[np.dtype, int] = {}
 
@@ -909,6 +924,8 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
         if issubclass(type(item), _PLAIN_NUMBERS):
             text["items"] += 1
             kind = type(item)
+            if issubclass(kind, int) and kind is not bool and kind.__float__ is not int.__float__:
+                text["own_float"] = 1  # NumPy reads it by its own __float__ where the array is of floats
             dtype = next((d for k, d in _PYTHON_DTYPE.items() if issubclass(kind, k)), None)  # a dtype's bool is False
             numbers(np.dtype(kind) if dtype is None else dtype)
             return 8
@@ -999,6 +1016,8 @@ def _sequence_bytes(x: list | tuple, name: str) -> int:
 
     rows: list[Callable[[], Iterator[Any]]] = []  # rows of numbers, read again only beside text
     total = size(x, 0)
+    if seen is not None:
+        seen["own_float"] = text["own_float"]
     if text["text"]:
         for row in rows:  # builtin and NumPy number types only: hashing them runs no caller's code
             for k in set(map(type, row())):

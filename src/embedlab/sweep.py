@@ -130,7 +130,8 @@ def _int_grid(values: Any, name: str, *, positive: bool = True, most: int | None
         if v < (1 if positive else 0):
             raise ValueError(f"{name} must hold {'positive' if positive else 'non-negative'} ints, got {short_repr(v)}")
         if most is not None and v > most:
-            raise ValueError(f"{name} must hold ints of at most {most:,}, got {v:,}")
+            shown = f"{most:,}" if most < 10**18 else f"2**{most.bit_length() - 1}"
+            raise ValueError(f"{name} must hold ints of at most {shown}, got {short_repr(v)}")
         out.append(int(v))
         if len(out) > MAX_POINTS:
             raise ValueError(f"{name} must hold at most {MAX_POINTS:,} values")
@@ -183,8 +184,9 @@ class SweepSpec:
         set_ = functools.partial(object.__setattr__, self)
         set_("data_sizes", _int_grid(self.data_sizes, "data_sizes", most=MAX_SENTENCES))
         set_("widths", _int_grid(self.widths, "widths", most=4096))
-        set_("seeds", _int_grid(self.seeds, "seeds", positive=False))
-        set_("draws", _int_grid(self.draws, "draws", positive=False))
+        # at most 2**4096 (1,234 digits): Python writes ints of up to 4,300 digits, so the spec's repr holds
+        set_("seeds", _int_grid(self.seeds, "seeds", positive=False, most=2**4096))
+        set_("draws", _int_grid(self.draws, "draws", positive=False, most=2**4096))
         hidden = tuple(check_flag(h, "hidden") for h in itertools.islice(_items(self.hidden, "hidden", "bools"), 3))
         if not hidden or len(set(hidden)) != len(hidden):
             raise ValueError(f"hidden must hold True, False or both, once each, got {short_repr(hidden)}")
