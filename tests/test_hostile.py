@@ -7230,3 +7230,17 @@ def test_hostile_pass_82_sweep_grids_refuse_huge_ints_by_name(make, words):
     draws had no bound, and the spec then failed in its own repr."""
     with pytest.raises(ValueError, match=words):
         make()
+
+
+def test_hostile_pass_83_an_int_subclass_beside_a_longdouble_keeps_its_exact_value():
+    """The array rebuilt from held values went through float(), rounding 2**60 + 1 to 2**60 though longdouble
+    holds it: softmax gave [0.5, 0.5] where the plain int gives [0.731, 0.269]."""
+    own_float = type("S", (int,), {"__float__": lambda s: 999.0})
+    for value in ([own_float(2**60 + 1), np.longdouble(2**60)], [[own_float(2**60 + 1), np.longdouble(2**60)]]):
+        plain = [[2**60 + 1, np.longdouble(2**60)]] if isinstance(value[0], list) else [2**60 + 1, np.longdouble(2**60)]
+        np.testing.assert_array_equal(embedlab.softmax(value), embedlab.softmax(plain))
+        np.testing.assert_array_equal(embedlab.log_softmax(value), embedlab.log_softmax(plain))
+    if np.finfo(np.longdouble).nmant >= 60:  # where longdouble holds 2**60 + 1 (x86's 80-bit format)
+        np.testing.assert_allclose(
+            embedlab.softmax([own_float(2**60 + 1), np.longdouble(2**60)]).astype(float), [0.7310585786, 0.2689414214]
+        )

@@ -491,7 +491,8 @@ def _held_values(x: Any, arr: np.ndarray, name: str) -> np.ndarray:
     flat = _items(x, arr, name)
     if flat is None:
         return arr
-    values = [float(int.__index__(v)) if issubclass(type(v), int) and type(v) is not bool else v for v in flat]
+    # the int itself, not float() of it: a longdouble array holds 2**60 + 1 exactly, as NumPy's own would
+    values = [int.__index__(v) if issubclass(type(v), int) and type(v) is not bool else v for v in flat]
     return np.array(values, dtype=arr.dtype).reshape(arr.shape)
 
 
