@@ -38,7 +38,7 @@ import os
 import re
 import string
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from pathlib import Path, PurePath
 from typing import Any
@@ -550,9 +550,14 @@ _NUMPY_PER_BUFFER = 160
 _LIST_ARRAY_KINDS = "biufcUSO"
 
 
-def _exact_flags(items: Iterator[Any]) -> Iterator[bool]:
+def _exact_flags(items: Iterable[Any]) -> Iterator[bool]:
     """For each item, whether it is one of Python's or NumPy's own numbers (by its type's identity, in C)."""
     return map(_EXACT_NUMBER_IDS.__contains__, map(id, map(type, items)))
+
+
+def _only_numbers(items: Iterable[Any]) -> bool:
+    """Whether every item is one of Python's or NumPy's own numbers (in C: no caller's code runs)."""
+    return _EXACT_NUMBER_IDS.issuperset(map(id, map(type, items)))
 
 
 def is_0d(v: Any) -> bool:
@@ -836,7 +841,7 @@ def _sequence_bytes(x: list | tuple, name: str, seen: dict[str, int] | None = No
             n = 0
         get = base.__getitem__ if base else type(seq).__getitem__
         total = 0
-        if base and _EXACT_NUMBER_IDS.issuperset(map(id, map(type, base.__iter__(seq)))):  # in C, by identity
+        if base and _only_numbers(base.__iter__(seq)):
             total = 8 * n  # the common case: a row of numbers
             text["items"] += n
             rows.append(lambda: base.__iter__(seq))  # their kinds are read only if there is text to pad them to
@@ -844,7 +849,7 @@ def _sequence_bytes(x: list | tuple, name: str, seen: dict[str, int] | None = No
             base
             and depth < _MAX_DEPTH
             and _ROW_IDS.issuperset(map(id, map(type, base.__iter__(seq))))
-            and _EXACT_NUMBER_IDS.issuperset(map(id, map(type, itertools.chain.from_iterable(base.__iter__(seq)))))
+            and _only_numbers(itertools.chain.from_iterable(base.__iter__(seq)))
         ):  # the common case again, a matrix: plain lists or tuples of numbers, sized in C, not row by row
             found = sum(map(len, base.__iter__(seq)))
             total = 8 * (found + n) + _NUMPY_PER_SEQUENCE * n  # an empty row counts 8 bytes, as the walk below
@@ -875,11 +880,7 @@ def _sequence_bytes(x: list | tuple, name: str, seen: dict[str, int] | None = No
             number_rows: list[Any] = []
             for key_, times in counts.items():
                 v = distinct[key_]
-                if (
-                    depth < _MAX_DEPTH
-                    and (type(v) is list or type(v) is tuple)
-                    and _EXACT_NUMBER_IDS.issuperset(map(id, map(type, v)))
-                ):
+                if depth < _MAX_DEPTH and (type(v) is list or type(v) is tuple) and _only_numbers(v):
                     found = len(v)  # a plain list's or tuple's own length
                     total += (8 * max(found, 1) + _NUMPY_PER_SEQUENCE) * times
                     text["items"] += found * times
@@ -1021,9 +1022,8 @@ def _sequence_bytes(x: list | tuple, name: str, seen: dict[str, int] | None = No
         seen["own_float"] = text["own_float"]
     if text["text"]:
         for row in rows:  # builtin and NumPy number types only: hashing them runs no caller's code
-            for k in set(map(type, row())):
-                # beside text, every number becomes text as wide as NumPy writes its dtype
-                numbers(_PYTHON_DTYPE[k] if k in _PYTHON_DTYPE else np.dtype(k))
+            for k in set(map(id, map(type, row()))):
+                numbers(_EXACT_DTYPES[k])  # beside text, every number becomes text as wide as NumPy writes its dtype
         return max(total, max(text["longest"], 4 * text["numbers"]) * text["items"])
     return max(total, text["longest"] * text["items"])
 

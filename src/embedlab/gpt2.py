@@ -412,8 +412,8 @@ _token_length_table: list[np.ndarray] = []  # filled once: the byte length of ev
 
 def _token_lengths() -> np.ndarray:
     if not _token_length_table:
-        enc = _default()[0]
-        lengths = [len(enc.decode_single_token_bytes(i)) for i in range(_default()[1].vocab_size)]
+        enc, facts = _default()
+        lengths = [len(enc.decode_single_token_bytes(i)) for i in range(facts.vocab_size)]
         _token_length_table.append(np.array(lengths, dtype=np.int64))
     return _token_length_table[0]
 
